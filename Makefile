@@ -1,0 +1,56 @@
+# Outpost build. `make` builds ./outpost for this machine; see README.md for the targets.
+CC      ?= cc
+EXE     ?= outpost
+ARCH    ?= native
+STD     := -std=c17
+WARN    := -Wall -Wextra -Wshadow -Wmissing-declarations -Wpedantic
+ifeq ($(ARCH),native)
+  ARCHFLAGS := -march=native
+else
+  ARCHFLAGS := -march=$(ARCH)
+endif
+CFLAGS  ?= -O3 -DNDEBUG -flto
+CFLAGS  += $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -pthread
+LDFLAGS += -pthread -lm
+
+SRC       := $(wildcard src/*.c)
+LIB_SRC   := $(filter-out src/main.c,$(SRC))
+TEST_SRC  := $(wildcard tests/test_*.c)
+TEST_BINS := $(patsubst tests/%.c,build/tests/%,$(TEST_SRC))
+
+.PHONY: all clean debug sanitize test test-long bench perft-bench deps
+
+all: $(EXE)
+
+$(EXE): $(SRC) $(wildcard include/*.h)
+	$(CC) $(CFLAGS) $(SRC) -o $@ $(LDFLAGS)
+
+# Asserts on (pos_is_ok after every make/unmake), address and undefined-behaviour checks.
+debug:
+	$(MAKE) EXE=outpost-debug CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" outpost-debug
+
+sanitize: debug
+
+# Tests link the library sources (not main.c) with cmocka. The engine binary is built
+# too, since the UCI tests drive it through pipes.
+build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h)
+	@mkdir -p build/tests
+	$(CC) -O2 -g $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Itests -pthread $< $(LIB_SRC) -o $@ -lcmocka -pthread -lm
+
+deps:
+	@bash tests/check_deps.sh
+
+test: deps $(EXE) $(TEST_BINS)
+	@bash tests/run_tests.sh $(TEST_BINS)
+
+test-long: deps $(EXE) $(TEST_BINS)
+	@OUTPOST_LONG=1 bash tests/run_tests.sh $(TEST_BINS)
+
+bench: $(EXE)
+	./$(EXE) bench
+
+perft-bench: $(EXE)
+	bash bench/perft_speed.sh ./$(EXE)
+
+clean:
+	rm -rf build $(EXE) outpost-debug *.gcda

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Entry point: initialises the tables, then runs a command-line subcommand
+// (bench, perft) or the UCI loop on stdin/stdout.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attacks.h"
+#include "perft.h"
+#include "position.h"
+#include "psqt.h"
+#include "zobrist.h"
+
+int main(int argc, char **argv)
+{
+    attacks_init();
+    zobrist_init();
+    psqt_init();
+    if (argc >= 3 && !strcmp(argv[1], "perft")) {
+        static Position pos;
+        char err[128];
+        const char *fen = argc >= 4 ? argv[3] : START_FEN;
+        if (!pos_set_fen(&pos, fen, false, err, sizeof err)) {
+            printf("info string invalid FEN: %s\n", err);
+            return 1;
+        }
+        perft_divide(&pos, atoi(argv[2]), stdout);
+        return 0;
+    }
+    return 0;
+}

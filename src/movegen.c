@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+// Fully legal move generation with pin and check masks. Pinned pieces move only along
+// the line through their king; in check, non-king moves must capture the checker or
+// block; the king never steps onto an attacked square.
+#include "movegen.h"
+
+typedef struct {
+    const Position *pos;
+    MoveList *list;
+    Square ksq;
+    Bitboard pinned;
+} GenContext;
+
+static inline void add(MoveList *list, Square from, Square to, int flag)
+{
+    list->moves[list->count++] = make_move(from, to, flag);
+}
+
+// True if a pinned piece on `from` leaves its pin line by going to `to`.
+static inline bool breaks_pin(const GenContext *c, Square from, Square to)
+{
+    return (c->pinned & sq_bb(from)) && !(line_bb(c->ksq, from) & sq_bb(to));
+}
+
+static void add_pawn_moves(const GenContext *c, Bitboard targets, int delta, int flag)
+{
+    while (targets) {
+        Square to = pop_lsb(&targets);
+        Square from = to - delta;
+        if (!breaks_pin(c, from, to))
+            add(c->list, from, to, flag);
+    }
+}
+
+static void add_promotions(const GenContext *c, Bitboard targets, int delta, bool capture, GenType type)
+{
+    while (targets) {
+        Square to = pop_lsb(&targets);
+        Square from = to - delta;
+        if (breaks_pin(c, from, to))
+            continue;
+        int base = capture ? FLAG_PROMO_CAPTURE : FLAG_PROMO;
+        // All promotions count as noisy: quiescence search needs the queen, and
+        // underpromotions are rare enough that sorting them there costs nothing.
+        if (type != GEN_QUIET)
+            for (int promo = 3; promo >= 0; promo--)
+                add(c->list, from, to, base + promo);
+    }
+}
+
+static void gen_pawn_moves(const GenContext *c, GenType type, Bitboard target)
+{
+    const Position *pos = c->pos;
+    int us = pos->side, them = color_flip(us);
+    int up = us == WHITE ? 8 : -8;
+    Bitboard pawns = pos_pieces(pos, us, PAWN);
+    Bitboard empty = ~pos_occupied(pos);
+    Bitboard enemies = pos->by_color[them];
+    Bitboard rank7 = rank_bb(us == WHITE ? 6 : 1);
+    Bitboard rank3 = rank_bb(us == WHITE ? 2 : 5);
+    Bitboard promoting = pawns & rank7, others = pawns & ~rank7;
+
+    if (type != GEN_NOISY) {
+        Bitboard one = shift_up(others, us) & empty;
+        Bitboard two = shift_up(one & rank3, us) & empty;
+        add_pawn_moves(c, one & target, up, FLAG_QUIET);
+        add_pawn_moves(c, two & target, 2 * up, FLAG_DOUBLE_PUSH);
+    }
+    if (type != GEN_QUIET) {
+        Bitboard up_bb = shift_up(others, us);
+        add_pawn_moves(c, shift_west(up_bb) & enemies & target, up - 1, FLAG_CAPTURE);
+        add_pawn_moves(c, shift_east(up_bb) & enemies & target, up + 1, FLAG_CAPTURE);
+    }
+    if (promoting) {
+        Bitboard up_bb = shift_up(promoting, us);
+        add_promotions(c, up_bb & empty & target, up, false, type);
+        add_promotions(c, shift_west(up_bb) & enemies & target, up - 1, true, type);
+        add_promotions(c, shift_east(up_bb) & enemies & target, up + 1, true, type);
+    }
+
+    Square ep = pos_state(pos)->ep;
+    if (type != GEN_QUIET && ep != SQ_NONE) {
+        Square capsq = ep - up;
+        // In check, en passant helps only by taking the checker or blocking on ep.
+        if (!(target & (sq_bb(ep) | sq_bb(capsq))))
+            return;
+        Bitboard from_bb = pawn_attacks(them, ep) & pawns;
+        while (from_bb) {
+            Square from = pop_lsb(&from_bb);
+            // Two pawns leave their squares at once: test for a discovered slider attack.
+            Bitboard occ = (pos_occupied(pos) ^ sq_bb(from) ^ sq_bb(capsq)) | sq_bb(ep);
+            Bitboard rq = pos_pieces(pos, them, ROOK) | pos_pieces(pos, them, QUEEN);
+            Bitboard bq = pos_pieces(pos, them, BISHOP) | pos_pieces(pos, them, QUEEN);
+            if ((rook_attacks(c->ksq, occ) & rq) || (bishop_attacks(c->ksq, occ) & bq))
+                continue;
+            add(c->list, from, ep, FLAG_EN_PASSANT);
+        }
+    }
+}
+
+static void gen_piece_moves(const GenContext *c, int type, Bitboard target)
+{
+    const Position *pos = c->pos;
+    int us = pos->side;
+    Bitboard occ = pos_occupied(pos), enemies = pos->by_color[color_flip(us)];
+    Bitboard pieces = pos_pieces(pos, us, type);
+    while (pieces) {
+        Square from = pop_lsb(&pieces);
+        Bitboard moves = piece_attacks(type, from, occ) & target;
+        if (c->pinned & sq_bb(from))
+            moves &= line_bb(c->ksq, from);
+        while (moves) {
+            Square to = pop_lsb(&moves);
+            add(c->list, from, to, (enemies & sq_bb(to)) ? FLAG_CAPTURE : FLAG_QUIET);
+        }
+    }
+}
+
+static void gen_king_moves(const GenContext *c, GenType type)
+{
+    const Position *pos = c->pos;
+    int us = pos->side, them = color_flip(us);
+    Bitboard occ = pos_occupied(pos) ^ sq_bb(c->ksq); // the king must not shield its own square
+    Bitboard enemies = pos->by_color[them];
+    Bitboard moves = king_attacks(c->ksq) & ~pos->by_color[us];
+    if (type == GEN_NOISY)
+        moves &= enemies;
+    else if (type == GEN_QUIET)
+        moves &= ~enemies;
+    while (moves) {
+        Square to = pop_lsb(&moves);
+        if (!(pos_attackers_to(pos, to, occ) & enemies))
+            add(c->list, c->ksq, to, (enemies & sq_bb(to)) ? FLAG_CAPTURE : FLAG_QUIET);
+    }
+
+    if (type == GEN_NOISY || pos_in_check(pos))
+        return;
+    int rights = pos_state(pos)->castling >> (2 * us) & 3;
+    for (int i = 0; i < 2; i++) {
+        if (!(rights & (1 << i)))
+            continue;
+        int idx = 2 * us + i;
+        Square rsq = pos->castle_rook[idx];
+        if (pos_occupied(pos) & pos->castle_path[idx])
+            continue;
+        // Attacks are judged with the castling rook lifted, as it may hide a slider
+        // aiming at the king's destination.
+        Bitboard occ_castle = pos_occupied(pos) ^ sq_bb(rsq);
+        Bitboard path = pos->castle_king_path[idx];
+        bool safe = true;
+        while (path && safe)
+            safe = !(pos_attackers_to(pos, pop_lsb(&path), occ_castle) & enemies);
+        if (safe)
+            add(c->list, c->ksq, rsq, FLAG_CASTLE);
+    }
+}
+
+void gen_moves(const Position *pos, MoveList *list, GenType type)
+{
+    list->count = 0;
+    int us = pos->side;
+    GenContext c = {pos, list, pos_king(pos, us), pos_blockers(pos, us) & pos->by_color[us]};
+    Bitboard checkers = pos_checkers(pos);
+
+    gen_king_moves(&c, type);
+    if (more_than_one(checkers))
+        return;
+
+    Bitboard target = ~pos->by_color[us];
+    if (checkers)
+        target &= between_bb(c.ksq, lsb(checkers)) | checkers;
+    if (type == GEN_NOISY)
+        target &= pos->by_color[color_flip(us)];
+    else if (type == GEN_QUIET)
+        target &= ~pos->by_color[color_flip(us)];
+
+    // Pawn pushes need the empty-square part of the target even for noisy promotions.
+    Bitboard pawn_target = ~pos->by_color[us];
+    if (checkers)
+        pawn_target &= between_bb(c.ksq, lsb(checkers)) | checkers;
+    gen_pawn_moves(&c, type, pawn_target);
+    for (int type_ = KNIGHT; type_ <= QUEEN; type_++)
+        gen_piece_moves(&c, type_, target);
+}
+
+int gen_count_legal(const Position *pos)
+{
+    MoveList list;
+    gen_moves(pos, &list, GEN_ALL);
+    return list.count;
+}
+
+bool gen_is_checkmate(const Position *pos) { return pos_in_check(pos) && gen_count_legal(pos) == 0; }
+bool gen_is_stalemate(const Position *pos) { return !pos_in_check(pos) && gen_count_legal(pos) == 0; }
