@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Entry point: initialises the tables, then runs a command-line subcommand
-// (bench, perft) or the UCI loop on stdin/stdout.
+// (bench [depth], perft N [FEN]) or the UCI loop on stdin/stdout.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attacks.h"
+#include "bench.h"
 #include "perft.h"
 #include "position.h"
 #include "psqt.h"
+#include "uci.h"
 #include "zobrist.h"
 
 int main(int argc, char **argv)
@@ -16,6 +18,11 @@ int main(int argc, char **argv)
     attacks_init();
     zobrist_init();
     psqt_init();
+    if (argc >= 2 && !strcmp(argv[1], "bench")) {
+        int depth = argc >= 3 ? atoi(argv[2]) : BENCH_DEFAULT_DEPTH;
+        bench_run(depth > 0 && depth < 64 ? depth : BENCH_DEFAULT_DEPTH, 16, stdout);
+        return 0;
+    }
     if (argc >= 3 && !strcmp(argv[1], "perft")) {
         static Position pos;
         char err[128];
@@ -27,5 +34,5 @@ int main(int argc, char **argv)
         perft_divide(&pos, atoi(argv[2]), stdout);
         return 0;
     }
-    return 0;
+    return uci_loop(stdin, stdout);
 }

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// Bench: a fixed-depth search over a built-in list of positions. Its node count is the
+// signature of the search and evaluation (the `Bench: N` of commit messages).
+#ifndef OUTPOST_BENCH_H
+#define OUTPOST_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum { BENCH_DEFAULT_DEPTH = 11 };
+
+// Searches every bench position to `depth` (after clearing all state, so the count is
+// deterministic) and prints the totals to out, ending with "N nodes M nps".
+// Returns the node count.
+uint64_t bench_run(int depth, size_t hash_mb, FILE *out);
+
+#endif

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Time management: turns the `go` limits into a soft limit (start no new iteration) and
+// a hard limit (abort the search), in milliseconds from the start of the search.
+#ifndef OUTPOST_TIMEMAN_H
+#define OUTPOST_TIMEMAN_H
+
+#include "types.h"
+
+// What `go` asked for. A value of -1 (or 0 for nodes) means "not given".
+typedef struct {
+    int64_t time[COLOR_NB]; // remaining clock, ms (may be 0 or negative)
+    int64_t inc[COLOR_NB];
+    int movestogo;
+    int depth;
+    int mate;      // mate in this many moves
+    int64_t movetime;
+    uint64_t nodes;
+    bool infinite;
+    bool ponder;
+} SearchLimits;
+
+typedef struct {
+    int64_t soft_ms;  // no new iteration after this; INT64_MAX when unbounded
+    int64_t hard_ms;  // abort after this; INT64_MAX when unbounded
+} TimeBudget;
+
+// Clears limits to "nothing given".
+void limits_init(SearchLimits *limits);
+
+// The budget for `side` to move with `overhead_ms` lost per move to the GUI and pipes.
+TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms);
+
+// Milliseconds from a monotonic clock.
+int64_t tm_now(void);
+
+#endif

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Transposition table: buckets of three entries, replacement by depth and age, mate
+// scores stored relative to the node. One table per engine, passed to the search.
+#ifndef OUTPOST_TT_H
+#define OUTPOST_TT_H
+
+#include <stddef.h>
+
+#include "types.h"
+
+enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+
+/*
+ * One entry, 10 bytes:
+ *   key16   low 16 bits of the Zobrist key (the bucket index uses the high 32)
+ *   move    best or refuting move, MOVE_NONE if none
+ *   score   search score, mate scores relative to this node (see tt_score_to)
+ *   eval    static evaluation, SCORE_NONE when in check
+ *   depth   draft + DEPTH_OFFSET so quiescence entries (depth <= 0) fit in a byte
+ *   genbound  generation (upper 6 bits) and bound (lower 2 bits)
+ */
+typedef struct {
+    uint16_t key16;
+    Move move;
+    int16_t score;
+    int16_t eval;
+    uint8_t depth;
+    uint8_t genbound;
+} TTEntry;
+
+enum { TT_BUCKET_SIZE = 3, TT_DEPTH_OFFSET = 8 };
+
+typedef struct {
+    TTEntry entries[TT_BUCKET_SIZE];
+    uint16_t padding; // buckets are 32 bytes, two per cache line
+} TTBucket;
+
+typedef struct {
+    TTBucket *buckets;
+    size_t count;
+    uint8_t generation; // advanced by 4 each search, bound bits stay clear
+} TT;
+
+// (Re)allocates the table to `mb` megabytes and clears it. On failure returns false and
+// keeps the old table. The old memory is freed.
+bool tt_resize(TT *tt, size_t mb);
+void tt_free(TT *tt);
+void tt_clear(TT *tt);
+// Marks the start of a new search, so older entries age.
+void tt_new_search(TT *tt);
+
+// Looks key up. Returns the matching entry and sets *found, or the entry to replace.
+TTEntry *tt_probe(TT *tt, Key key, bool *found);
+
+// Writes into an entry returned by tt_probe. score must already be tt_score_to()'d.
+void tt_store(TT *tt, TTEntry *entry, Key key, Score score, Score eval, int bound, int depth, Move move);
+
+// Permille of the first 1000 buckets' entries written in the current search.
+int tt_hashfull(const TT *tt);
+
+static inline int tt_bound(const TTEntry *e) { return e->genbound & 3; }
+static inline int tt_depth(const TTEntry *e) { return e->depth - TT_DEPTH_OFFSET; }
+
+// Mate scores are stored as distance from this node, not from the root.
+static inline Score tt_score_to(Score s, int ply)
+{
+    return s >= SCORE_MATE_IN_MAX ? s + ply : s <= SCORE_MATED_IN_MAX ? s - ply : s;
+}
+static inline Score tt_score_from(Score s, int ply)
+{
+    return s >= SCORE_MATE_IN_MAX ? s - ply : s <= SCORE_MATED_IN_MAX ? s + ply : s;
+}
+
+#endif

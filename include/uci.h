@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// The UCI front end: reads commands from a stream, answers on another, and runs the
+// search in a thread of its own so that input is always read at once.
+#ifndef OUTPOST_UCI_H
+#define OUTPOST_UCI_H
+
+#include <stdio.h>
+
+#define OUTPOST_VERSION "0.1"
+
+// Runs the UCI loop until `quit` or end of input. Returns the process exit code.
+int uci_loop(FILE *in, FILE *out);
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Time allocation. The engine must never lose on time, so every figure is bounded by a
+// share of what is left after the move overhead, however the clock values look.
+#define _POSIX_C_SOURCE 200809L
+#include "timeman.h"
+
+#include <time.h>
+
+void limits_init(SearchLimits *limits)
+{
+    *limits = (SearchLimits){{-1, -1}, {0, 0}, 0, 0, 0, -1, 0, false, false};
+}
+
+int64_t tm_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms)
+{
+    TimeBudget b = {INT64_MAX, INT64_MAX};
+    if (limits->movetime >= 0) {
+        b.hard_ms = max64(1, limits->movetime - overhead_ms);
+        b.soft_ms = b.hard_ms;
+    }
+    // A clock for the other side only: assume ours is the same rather than search forever.
+    int clock_side = limits->time[side] >= 0 || limits->time[!side] < 0 ? side : !side;
+    int64_t time = limits->time[clock_side];
+    if (time >= 0) {
+        int64_t inc = max64(0, limits->inc[clock_side]);
+        int64_t left = max64(0, time - overhead_ms);
+        int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 25;
+        int64_t base = left / mtg + inc * 3 / 4;
+        // Never plan on more than a fraction of what is left: the increment arrives only
+        // after the move, and an increment larger than the clock must not be spent early.
+        int64_t hard = min64(base * 4, left * 3 / 4);
+        int64_t soft = min64(base * 7 / 10, hard);
+        if (limits->movestogo == 1) // the last move before the control: use it, within reason
+            soft = hard = left * 3 / 4;
+        b.hard_ms = min64(b.hard_ms, max64(0, hard));
+        b.soft_ms = min64(b.soft_ms, max64(0, soft));
+    }
+    return b;
+}

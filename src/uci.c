@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: MIT
+// UCI protocol: command parsing, options, and the search thread's life cycle.
+// Contract with the search thread: at most one search runs; `stop` and `ponderhit` only
+// flip atomics in SearchControl; anything that touches the TT or the search state waits
+// until the thread has been joined.
+#define _POSIX_C_SOURCE 200809L
+#include "uci.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bench.h"
+#include "move.h"
+#include "perft.h"
+#include "search.h"
+
+enum { MAX_TOKENS = 16384, HASH_MAX_MB = 65536 };
+
+typedef struct {
+    FILE *out;
+    pthread_mutex_t out_lock;
+    bool debug;
+
+    Position pos;     // set by `position`; copied into the search at `go`
+    TT tt;
+    SearchThread *thread;
+    SearchControl ctl;
+    pthread_t handle;
+    bool searching;   // a thread was started and not yet joined
+    atomic_bool finished; // the thread has printed bestmove
+
+    // Options.
+    size_t hash_mb;
+    int threads;
+    int multipv;
+    int64_t move_overhead;
+    bool ponder;
+    bool chess960;
+    bool show_wdl;
+    // Changes to the TT asked for while a search runs, applied once it has ended.
+    size_t pending_hash_mb;
+    bool pending_clear;
+} Engine;
+
+/* ---------------------------------------------------------------- output */
+
+// Writes one whole line under the lock, so lines of different threads never mix.
+static void write_line(void *ctx, const char *line)
+{
+    Engine *e = ctx;
+    pthread_mutex_lock(&e->out_lock);
+    fputs(line, e->out);
+    fputc('\n', e->out);
+    fflush(e->out);
+    pthread_mutex_unlock(&e->out_lock);
+}
+
+static void say(Engine *e, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    write_line(e, line);
+}
+
+/* ---------------------------------------------------------------- search thread */
+
+static void *search_thread_main(void *arg)
+{
+    Engine *e = arg;
+    search_run(e->thread);
+    atomic_store(&e->finished, true);
+    return NULL;
+}
+
+// Waits for a running search to end. An infinite or ponder search would never end on
+// its own, so it is told to stop first.
+static void wait_for_search(Engine *e, bool stop_it)
+{
+    if (!e->searching)
+        return;
+    if (stop_it)
+        atomic_store(&e->ctl.stop, true);
+    pthread_join(e->handle, NULL);
+    e->searching = false;
+}
+
+static void apply_pending(Engine *e)
+{
+    if (e->searching)
+        return;
+    if (e->pending_hash_mb) {
+        if (tt_resize(&e->tt, e->pending_hash_mb))
+            e->hash_mb = e->pending_hash_mb;
+        else
+            say(e, "info string cannot allocate %zu MB for Hash, keeping %zu MB", e->pending_hash_mb, e->hash_mb);
+        e->pending_hash_mb = 0;
+    }
+    if (e->pending_clear) {
+        tt_clear(&e->tt);
+        search_clear(e->thread);
+        e->pending_clear = false;
+    }
+}
+
+// Joins a search that has already printed bestmove, then applies deferred changes.
+static void reap_finished(Engine *e)
+{
+    if (e->searching && atomic_load(&e->finished))
+        wait_for_search(e, false);
+    apply_pending(e);
+}
+
+/* ---------------------------------------------------------------- parsing helpers */
+
+// Parses a whole token as a signed integer; false if it is not one.
+static bool parse_int(const char *s, int64_t *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno == ERANGE)
+        return false;
+    *out = v;
+    return true;
+}
+
+static int clamp_int(int64_t v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
+
+static const char *const GO_KEYWORDS[] = {"searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo",
+                                          "depth", "nodes", "mate", "movetime", "infinite", "perft", NULL};
+
+static bool is_go_keyword(const char *s)
+{
+    for (int i = 0; GO_KEYWORDS[i]; i++)
+        if (!strcmp(s, GO_KEYWORDS[i]))
+            return true;
+    return false;
+}
+
+/* ---------------------------------------------------------------- commands */
+
+static void cmd_uci(Engine *e)
+{
+    say(e, "id name Outpost " OUTPOST_VERSION);
+    say(e, "id author the Outpost developers");
+    say(e, "option name Hash type spin default 16 min 1 max %d", HASH_MAX_MB);
+    say(e, "option name Threads type spin default 1 min 1 max 256");
+    say(e, "option name MultiPV type spin default 1 min 1 max 256");
+    say(e, "option name Move Overhead type spin default 10 min 0 max 5000");
+    say(e, "option name Ponder type check default false");
+    say(e, "option name Clear Hash type button");
+    say(e, "option name UCI_Chess960 type check default false");
+    say(e, "option name UCI_ShowWDL type check default false");
+    say(e, "uciok");
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+    if (v && !strcasecmp(v, "true"))
+        *out = true;
+    else if (v && !strcasecmp(v, "false"))
+        *out = false;
+    else
+        return false;
+    return true;
+}
+
+static void cmd_setoption(Engine *e, char **tok, int n)
+{
+    // setoption name <words> [value <words>]
+    char name[256] = "", value[256] = "";
+    int i = 1;
+    if (i >= n || strcmp(tok[i], "name")) {
+        say(e, "info string setoption needs 'name'");
+        return;
+    }
+    for (i++; i < n && strcmp(tok[i], "value"); i++) {
+        if (*name)
+            strncat(name, " ", sizeof name - strlen(name) - 1);
+        strncat(name, tok[i], sizeof name - strlen(name) - 1);
+    }
+    bool has_value = i < n;
+    for (i++; i < n; i++) {
+        if (*value)
+            strncat(value, " ", sizeof value - strlen(value) - 1);
+        strncat(value, tok[i], sizeof value - strlen(value) - 1);
+    }
+    int64_t num = 0;
+    bool is_num = parse_int(value, &num);
+    bool flag;
+
+    if (!strcasecmp(name, "Hash")) {
+        if (!is_num || num < 1 || num > HASH_MAX_MB) {
+            say(e, "info string Hash must be an integer from 1 to %d, not '%s'", HASH_MAX_MB, value);
+            return;
+        }
+        e->pending_hash_mb = (size_t)num;
+        reap_finished(e);
+    } else if (!strcasecmp(name, "Threads")) {
+        if (!is_num || num < 1 || num > 256) {
+            say(e, "info string Threads must be an integer from 1 to 256, not '%s'", value);
+            return;
+        }
+        e->threads = (int)num;
+        if (num > 1)
+            say(e, "info string Threads set to %d; this version searches with one thread", (int)num);
+    } else if (!strcasecmp(name, "MultiPV")) {
+        if (!is_num || num < 1 || num > 256) {
+            say(e, "info string MultiPV must be an integer from 1 to 256, not '%s'", value);
+            return;
+        }
+        e->multipv = (int)num;
+    } else if (!strcasecmp(name, "Move Overhead")) {
+        if (!is_num || num < 0 || num > 5000) {
+            say(e, "info string Move Overhead must be an integer from 0 to 5000, not '%s'", value);
+            return;
+        }
+        e->move_overhead = num;
+    } else if (!strcasecmp(name, "Clear Hash")) {
+        e->pending_clear = true;
+        reap_finished(e);
+    } else if (!strcasecmp(name, "Ponder") || !strcasecmp(name, "UCI_Chess960") || !strcasecmp(name, "UCI_ShowWDL")) {
+        if (!has_value || !parse_bool(value, &flag)) {
+            say(e, "info string %s needs value true or false, not '%s'", name, value);
+            return;
+        }
+        if (!strcasecmp(name, "Ponder"))
+            e->ponder = flag;
+        else if (!strcasecmp(name, "UCI_ShowWDL"))
+            e->show_wdl = flag;
+        else {
+            e->chess960 = flag;
+            e->pos.chess960 = flag || e->pos.chess960;
+        }
+    } else {
+        say(e, "info string unknown option '%s'", name);
+    }
+}
+
+static void cmd_position(Engine *e, char **tok, int n)
+{
+    static Position next; // large: kept off the stack
+    char err[160];
+    int i = 1;
+    if (i < n && !strcmp(tok[i], "startpos")) {
+        pos_set_fen(&next, START_FEN, e->chess960, err, sizeof err);
+        i++;
+    } else if (i < n && !strcmp(tok[i], "fen")) {
+        char fen[512] = "";
+        for (i++; i < n && strcmp(tok[i], "moves"); i++) {
+            if (strlen(fen) + strlen(tok[i]) + 2 >= sizeof fen)
+                break;
+            if (*fen)
+                strcat(fen, " ");
+            strcat(fen, tok[i]);
+        }
+        if (!pos_set_fen(&next, fen, e->chess960, err, sizeof err)) {
+            say(e, "info string invalid FEN (%s); position unchanged", err);
+            return;
+        }
+        while (i < n && strcmp(tok[i], "moves"))
+            i++;
+    } else {
+        say(e, "info string position needs 'startpos' or 'fen'; position unchanged");
+        return;
+    }
+    if (i < n && !strcmp(tok[i], "moves")) {
+        for (i++; i < n; i++) {
+            Move m = move_from_uci(&next, tok[i]);
+            if (m == MOVE_NONE) {
+                say(e, "info string illegal or unknown move '%.16s'; moves list stops before it", tok[i]);
+                break;
+            }
+            pos_make_move(&next, m);
+            pos_trim_history(&next);
+        }
+    } else if (i < n) {
+        say(e, "info string unexpected '%.32s' in position command", tok[i]);
+    }
+    memcpy(&e->pos, &next, offsetof(Position, states) + (size_t)(next.st_index + 1) * sizeof(StateInfo));
+}
+
+static void cmd_go(Engine *e, char **tok, int n)
+{
+    SearchLimits limits;
+    limits_init(&limits);
+    SearchOptions opts = {.multipv = e->multipv, .show_wdl = e->show_wdl, .move_overhead = e->move_overhead,
+                          .print_bestmove = true};
+    for (int i = 1; i < n; i++) {
+        const char *k = tok[i];
+        if (!strcmp(k, "infinite")) {
+            limits.infinite = true;
+        } else if (!strcmp(k, "ponder")) {
+            limits.ponder = true;
+        } else if (!strcmp(k, "searchmoves")) {
+            for (; i + 1 < n && !is_go_keyword(tok[i + 1]); i++) {
+                Move m = move_from_uci(&e->pos, tok[i + 1]);
+                if (m != MOVE_NONE && opts.n_searchmoves < MAX_MOVES)
+                    opts.searchmoves[opts.n_searchmoves++] = m;
+                else
+                    say(e, "info string searchmoves: '%.16s' is not a legal move, skipped", tok[i + 1]);
+            }
+        } else if (is_go_keyword(k)) {
+            int64_t v;
+            if (i + 1 >= n || !parse_int(tok[i + 1], &v)) {
+                say(e, "info string go %s needs an integer value; ignored", k);
+                continue;
+            }
+            i++;
+            if (!strcmp(k, "wtime")) limits.time[WHITE] = v;
+            else if (!strcmp(k, "btime")) limits.time[BLACK] = v;
+            else if (!strcmp(k, "winc")) limits.inc[WHITE] = v;
+            else if (!strcmp(k, "binc")) limits.inc[BLACK] = v;
+            else if (!strcmp(k, "movestogo")) limits.movestogo = clamp_int(v, 0, 10000);
+            else if (!strcmp(k, "depth")) limits.depth = clamp_int(v, 1, MAX_PLY - 1);
+            else if (!strcmp(k, "mate")) limits.mate = clamp_int(v, 1, MAX_PLY / 2);
+            else if (!strcmp(k, "movetime")) limits.movetime = v < 1 ? 1 : v;
+            else if (!strcmp(k, "nodes")) limits.nodes = v < 1 ? 1 : (uint64_t)v;
+            else if (!strcmp(k, "perft")) {
+                wait_for_search(e, false);
+                static Position p;
+                memcpy(&p, &e->pos, sizeof p);
+                perft_divide(&p, clamp_int(v, 0, 64), e->out);
+                return;
+            }
+        } else {
+            say(e, "info string go: unknown token '%.32s' ignored", k);
+        }
+    }
+
+    // Only one search at a time: a go that arrives during one waits for it.
+    if (e->searching && !atomic_load(&e->finished)
+        && (e->thread->limits.infinite || atomic_load(&e->ctl.pondering))) {
+        say(e, "info string go while an unbounded search runs: stopping that search first");
+        wait_for_search(e, true);
+    }
+    wait_for_search(e, false);
+    apply_pending(e);
+
+    SearchThread *t = e->thread;
+    memcpy(&t->pos, &e->pos, offsetof(Position, states) + (size_t)(e->pos.st_index + 1) * sizeof(StateInfo));
+    t->pos.chess960 = e->pos.chess960 || e->chess960;
+    t->limits = limits;
+    t->opts = opts;
+    t->tt = &e->tt;
+    t->ctl = &e->ctl;
+    t->out = write_line;
+    t->out_ctx = e;
+    atomic_store(&e->ctl.stop, false);
+    atomic_store(&e->ctl.pondering, limits.ponder);
+    atomic_store(&e->ctl.start_ms, tm_now());
+    atomic_store(&e->finished, false);
+    if (pthread_create(&e->handle, NULL, search_thread_main, e) != 0) {
+        // No thread: search here, as a depth-limited search cannot block for long.
+        say(e, "info string cannot start a search thread; searching to depth 1");
+        t->limits.infinite = false;
+        t->limits.depth = 1;
+        atomic_store(&e->ctl.pondering, false);
+        search_run(t);
+        return;
+    }
+    e->searching = true;
+}
+
+static void cmd_ponderhit(Engine *e)
+{
+    if (!e->searching || !atomic_load(&e->ctl.pondering))
+        return;
+    // The clock limits given with `go ponder` start counting now.
+    atomic_store(&e->ctl.start_ms, tm_now());
+    atomic_store(&e->ctl.pondering, false);
+}
+
+// Splits line into whitespace-separated tokens in place; returns their number.
+static int tokenize(char *line, char **tok, int max)
+{
+    int n = 0;
+    for (char *p = line; *p && n < max;) {
+        while (*p && isspace((unsigned char)*p))
+            p++;
+        if (!*p)
+            break;
+        tok[n++] = p;
+        while (*p && !isspace((unsigned char)*p))
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+    return n;
+}
+
+// Handles one line; returns false on quit.
+static bool handle_line(Engine *e, char *line, char **tok)
+{
+    int n = tokenize(line, tok, MAX_TOKENS);
+    if (n == 0)
+        return true;
+    const char *cmd = tok[0];
+    if (!strcmp(cmd, "uci"))
+        cmd_uci(e);
+    else if (!strcmp(cmd, "isready")) {
+        reap_finished(e);
+        say(e, "readyok");
+    } else if (!strcmp(cmd, "debug"))
+        e->debug = n > 1 && !strcmp(tok[1], "on");
+    else if (!strcmp(cmd, "setoption"))
+        cmd_setoption(e, tok, n);
+    else if (!strcmp(cmd, "ucinewgame")) {
+        e->pending_clear = true;
+        reap_finished(e);
+    } else if (!strcmp(cmd, "position"))
+        cmd_position(e, tok, n);
+    else if (!strcmp(cmd, "go"))
+        cmd_go(e, tok, n);
+    else if (!strcmp(cmd, "stop")) {
+        if (e->searching)
+            atomic_store(&e->ctl.stop, true);
+    } else if (!strcmp(cmd, "ponderhit"))
+        cmd_ponderhit(e);
+    else if (!strcmp(cmd, "quit"))
+        return false;
+    else if (!strcmp(cmd, "bench")) {
+        wait_for_search(e, false);
+        int64_t depth = BENCH_DEFAULT_DEPTH;
+        if (n > 1 && (!parse_int(tok[1], &depth) || depth < 1 || depth > 64))
+            depth = BENCH_DEFAULT_DEPTH;
+        bench_run((int)depth, 16, e->out);
+    } else if (!strcmp(cmd, "d")) {
+        char fen[FEN_MAX];
+        pos_to_fen(&e->pos, fen);
+        say(e, "info string fen %s key %016" PRIx64, fen, pos_key(&e->pos));
+    } else
+        say(e, "info string unknown command '%.64s'", cmd);
+    return true;
+}
+
+int uci_loop(FILE *in, FILE *out)
+{
+    static Engine engine;
+    Engine *e = &engine;
+    e->out = out;
+    pthread_mutex_init(&e->out_lock, NULL);
+    e->hash_mb = 16;
+    e->threads = 1;
+    e->multipv = 1;
+    e->move_overhead = 10;
+    e->thread = calloc(1, sizeof *e->thread);
+    char **tok = malloc(MAX_TOKENS * sizeof *tok);
+    if (!e->thread || !tok || !tt_resize(&e->tt, e->hash_mb)) {
+        fprintf(out, "info string out of memory at start-up\n");
+        return 1;
+    }
+    char err[64];
+    pos_set_fen(&e->pos, START_FEN, false, err, sizeof err);
+
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    bool quit = false;
+    while (!quit && (len = getline(&line, &cap, in)) >= 0) {
+        (void)len; // an embedded NUL simply ends the line early
+        quit = !handle_line(e, line, tok);
+    }
+    // On quit, stop at once; at end of input let a bounded search finish and answer.
+    bool unbounded = e->searching && (e->thread->limits.infinite || atomic_load(&e->ctl.pondering));
+    wait_for_search(e, quit || unbounded);
+    free(line);
+    free(tok);
+    tt_free(&e->tt);
+    free(e->thread);
+    pthread_mutex_destroy(&e->out_lock);
+    return 0;
+}
