@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: MIT
+// UCI tests that drive the built ./outpost through pipes, as a GUI would.
+#define _POSIX_C_SOURCE 200809L
+#include "test_util.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { LINE_MAX_LEN = 65536, DEFAULT_WAIT_MS = 20000 };
+
+typedef struct {
+    pid_t pid;
+    int to_engine;
+    int from_engine;
+    char buf[1 << 20];
+    size_t len;
+    char line[LINE_MAX_LEN];
+} Engine;
+
+static Engine eng;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void engine_start(void)
+{
+    int in[2], out[2];
+    assert_int_equal(pipe(in), 0);
+    assert_int_equal(pipe(out), 0);
+    eng.pid = fork();
+    assert_true(eng.pid >= 0);
+    if (eng.pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        close(in[1]);
+        close(out[0]);
+        execl("./outpost", "./outpost", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    eng.to_engine = in[1];
+    eng.from_engine = out[0];
+    eng.len = 0;
+}
+
+static void send_raw(const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t w = write(eng.to_engine, p, n);
+        assert_true(w > 0);
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void send(const char *fmt, ...)
+{
+    char buf[LINE_MAX_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && n < (int)sizeof buf - 1);
+    buf[n++] = '\n';
+    send_raw(buf, (size_t)n);
+}
+
+// Reads the next line into eng.line; returns false on timeout or end of output.
+static bool read_line(int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        char *nl = memchr(eng.buf, '\n', eng.len);
+        if (nl) {
+            size_t n = (size_t)(nl - eng.buf);
+            assert_true(n < LINE_MAX_LEN);
+            memcpy(eng.line, eng.buf, n);
+            eng.line[n] = '\0';
+            // Lines end in LF alone and are single-spaced.
+            assert_null(strchr(eng.line, '\r'));
+            assert_null(strstr(eng.line, "  "));
+            memmove(eng.buf, nl + 1, eng.len - n - 1);
+            eng.len -= n + 1;
+            return true;
+        }
+        int left = (int)(deadline - now_ms());
+        if (left <= 0)
+            return false;
+        struct pollfd p = {eng.from_engine, POLLIN, 0};
+        if (poll(&p, 1, left) <= 0)
+            continue;
+        ssize_t r = read(eng.from_engine, eng.buf + eng.len, sizeof eng.buf - eng.len);
+        if (r <= 0)
+            return false;
+        eng.len += (size_t)r;
+    }
+}
+
+static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
+
+// Reads until a line starting with prefix; the lines before it are kept in `seen` (the
+// last info line before it in last_info). Fails on timeout.
+static char last_info[LINE_MAX_LEN];
+static void expect(const char *prefix, int timeout_ms)
+{
+    last_info[0] = '\0';
+    int64_t deadline = now_ms() + timeout_ms;
+    while (read_line((int)(deadline - now_ms()))) {
+        if (starts_with(eng.line, prefix))
+            return;
+        if (starts_with(eng.line, "info ") && !starts_with(eng.line, "info string"))
+            snprintf(last_info, sizeof last_info, "%s", eng.line);
+    }
+    fail_msg("no line starting with '%s' within %d ms", prefix, timeout_ms);
+}
+
+// True if no line starting with prefix arrives within ms.
+static bool quiet_for(const char *prefix, int ms)
+{
+    int64_t deadline = now_ms() + ms;
+    while (now_ms() < deadline && read_line((int)(deadline - now_ms())))
+        if (starts_with(eng.line, prefix))
+            return false;
+    return true;
+}
+
+static int engine_wait_exit(int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    int status;
+    while (now_ms() < deadline) {
+        pid_t r = waitpid(eng.pid, &status, WNOHANG);
+        if (r == eng.pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(eng.pid, SIGKILL);
+    waitpid(eng.pid, &status, 0);
+    return -1;
+}
+
+static void engine_quit(void)
+{
+    send("quit");
+    close(eng.to_engine);
+    assert_int_equal(engine_wait_exit(5000), 0);
+    close(eng.from_engine);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    engine_start();
+    send("uci");
+    expect("uciok", DEFAULT_WAIT_MS);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    engine_quit();
+    return 0;
+}
+
+// The move of a "bestmove X [ponder Y]" line in eng.line.
+static const char *bestmove_of(void)
+{
+    static char mv[16];
+    assert_true(starts_with(eng.line, "bestmove "));
+    sscanf(eng.line + 9, "%15s", mv);
+    return mv;
+}
+
+static void expect_legal_bestmove(int timeout_ms)
+{
+    expect("bestmove", timeout_ms);
+    const char *mv = bestmove_of();
+    assert_true(strlen(mv) >= 4 && strcmp(mv, "0000") && strcmp(mv, "(none)"));
+    // The info line right before bestmove holds an exact score and a PV that starts with it.
+    assert_non_null(strstr(last_info, " score "));
+    assert_null(strstr(last_info, "bound"));
+    char pv[32];
+    snprintf(pv, sizeof pv, " pv %s", mv);
+    if (!strstr(last_info, pv))
+        fail_msg("last info '%s' has no '%s'", last_info, pv);
+}
+
+static void check_fen(const char *fen)
+{
+    send("d");
+    expect("info string fen", DEFAULT_WAIT_MS);
+    char want[256];
+    snprintf(want, sizeof want, "info string fen %s key", fen);
+    if (!starts_with(eng.line, want))
+        fail_msg("expected '%s', got '%s'", fen, eng.line);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_handshake(void **state)
+{
+    (void)state;
+    engine_start();
+    send("uci");
+    expect("id name Outpost", DEFAULT_WAIT_MS);
+    static const char *options[] = {"option name Hash type spin default 16 min 1 max",
+                                    "option name Threads type spin default 1 min 1",
+                                    "option name MultiPV type spin default 1 min 1 max 256",
+                                    "option name Move Overhead type spin default 10",
+                                    "option name Ponder type check default false",
+                                    "option name Clear Hash type button",
+                                    "option name UCI_Chess960 type check default false",
+                                    "option name UCI_ShowWDL type check default false"};
+    int found = 0;
+    while (read_line(DEFAULT_WAIT_MS) && strcmp(eng.line, "uciok"))
+        for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+            found += starts_with(eng.line, options[i]);
+    assert_int_equal(found, 8);
+    send("isready");
+    expect("readyok", DEFAULT_WAIT_MS);
+    engine_quit();
+}
+
+static void test_isready_during_search(void **state)
+{
+    (void)state;
+    send("position startpos");
+    send("go infinite");
+    expect("info depth 1", DEFAULT_WAIT_MS);
+    int64_t t0 = now_ms();
+    send("isready");
+    expect("readyok", 2000);
+    assert_true(now_ms() - t0 < 500);
+    assert_true(quiet_for("bestmove", 200)); // infinite: no bestmove before stop
+    send("stop");
+    expect_legal_bestmove(2000);
+}
+
+static void test_stop_after_go_infinite(void **state)
+{
+    (void)state;
+    static const int delays[] = {0, 1, 10};
+    for (int i = 0; i < 3; i++) {
+        send("position startpos moves e2e4");
+        send("go infinite");
+        struct timespec ts = {0, delays[i] * 1000000L};
+        nanosleep(&ts, NULL);
+        send("stop");
+        expect_legal_bestmove(2000);
+        send("isready");
+        expect("readyok", 2000);
+    }
+    // Stop and ponderhit while idle print nothing.
+    send("stop");
+    send("ponderhit");
+    send("isready");
+    read_line(2000);
+    assert_string_equal(eng.line, "readyok");
+}
+
+static void test_movetime(void **state)
+{
+    (void)state;
+    send("position startpos");
+    int64_t t0 = now_ms();
+    send("go movetime 300");
+    expect_legal_bestmove(3000);
+    int64_t dt = now_ms() - t0;
+    print_message("go movetime 300 answered in %lld ms\n", (long long)dt);
+    assert_true(dt >= 150 && dt < 1000);
+}
+
+static void test_ponder_then_ponderhit(void **state)
+{
+    (void)state;
+    send("setoption name Ponder value true");
+    send("position startpos moves e2e4");
+    send("go ponder wtime 2000 btime 2000");
+    assert_true(quiet_for("bestmove", 500));
+    int64_t t0 = now_ms();
+    send("ponderhit");
+    expect_legal_bestmove(3000);
+    assert_true(now_ms() - t0 < 2000);
+    // Ponder, then stop (the opponent played something else): still one bestmove.
+    send("go ponder wtime 2000 btime 2000");
+    assert_true(quiet_for("bestmove", 200));
+    send("stop");
+    expect_legal_bestmove(2000);
+    assert_true(quiet_for("bestmove", 300));
+}
+
+static void test_mate_scores(void **state)
+{
+    (void)state;
+    // Mate in 2 for white (from the mates_short suite).
+    send("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 0");
+    send("go depth 8");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    assert_non_null(strstr(last_info, "score mate 2 "));
+    // Black to move is mated in one whatever it does.
+    send("position fen k7/8/1K6/8/8/8/8/7R b - - 0 1");
+    send("go depth 6");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    assert_non_null(strstr(last_info, "score mate -1 "));
+    // go mate 2 stops once the mate is found.
+    send("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 0");
+    send("go mate 2");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    assert_non_null(strstr(last_info, "score mate 2 "));
+}
+
+static void test_no_legal_move(void **state)
+{
+    (void)state;
+    send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"); // checkmated
+    send("go depth 5");
+    expect("info depth 0 score mate 0", 2000);
+    read_line(2000);
+    assert_string_equal(eng.line, "bestmove (none)");
+    send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"); // stalemate
+    send("go infinite");
+    expect("info depth 0 score cp 0", 2000);
+    assert_true(quiet_for("bestmove", 200));
+    send("stop");
+    read_line(2000);
+    assert_string_equal(eng.line, "bestmove (none)");
+}
+
+static void test_draw_rules(void **state)
+{
+    (void)state;
+    // A queen up, but the fifty-move rule ends the game after any move (none mates).
+    send("position fen 7k/8/8/8/8/8/8/KQ6 w - - 99 80");
+    send("go depth 6");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    assert_non_null(strstr(last_info, "score cp 0 "));
+    // Insufficient material: king and knight against king.
+    send("position fen 7k/8/8/8/8/8/8/KN6 w - - 0 1");
+    send("go depth 6");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    assert_non_null(strstr(last_info, "score cp 0 "));
+    // Repetition: white, a rook down, draws by perpetual check.
+    send("position fen 6k1/5ppp/8/8/8/8/r4PPP/r2Q2K1 w - - 0 1 moves d1d8");
+    send("position fen 3Q2k1/5ppp/8/8/8/8/r4PPP/r5K1 b - - 0 1");
+    send("go depth 10");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+}
+
+static void test_long_move_lists(void **state)
+{
+    (void)state;
+    static char cmd[64 * 1024];
+    for (int plies = 600; plies <= 3000; plies += 2400) {
+        strcpy(cmd, "position startpos moves");
+        static const char *cycle[] = {" g1f3", " g8f6", " f3g1", " f6g8"};
+        for (int i = 0; i < plies; i++)
+            strcat(cmd, cycle[i % 4]);
+        send("%s", cmd);
+        send("go depth 4");
+        expect_legal_bestmove(DEFAULT_WAIT_MS);
+        // Every move was applied: the position is the start position again, 300 or 1500 moves on.
+        char fen[128];
+        snprintf(fen, sizeof fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - %d %d", plies,
+                 plies / 2 + 1);
+        check_fen(fen);
+    }
+}
+
+static void test_special_moves_in_lists(void **state)
+{
+    (void)state;
+    // Castling both ways (and as king-takes-rook), en passant, a promotion to a knight.
+    send("position startpos moves e2e4 d7d5 e4e5 f7f5 e5f6 g8f6 g1f3 e7e6 f1e2 f8e7 e1g1 e8h8");
+    check_fen("rnbq1rk1/ppp1b1pp/4pn2/3p4/8/5N2/PPPPBPPP/RNBQ1RK1 w - - 4 7");
+    send("position fen 4k3/1P6/8/8/8/8/8/4K3 w - - 0 1 moves b7b8n e8e7");
+    check_fen("1N6/4k3/8/8/8/8/8/4K3 w - - 1 2");
+    send("setoption name UCI_Chess960 value true");
+    send("position fen rk5r/8/8/8/8/8/8/RK4R1 w GAh - 0 1");
+    send("go depth 1 searchmoves b1g1");
+    expect("bestmove", DEFAULT_WAIT_MS);
+    assert_string_equal(bestmove_of(), "b1g1"); // king takes rook in Chess960
+    send("setoption name UCI_Chess960 value false");
+    send("position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    send("go depth 1 searchmoves e1c1");
+    expect("bestmove", DEFAULT_WAIT_MS);
+    assert_string_equal(bestmove_of(), "e1c1");
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    send("position startpos moves e2e4");
+    const char *fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    send("foo bar");
+    expect("info string unknown command", 2000);
+    send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x");
+    expect("info string invalid FEN", 2000);
+    check_fen(fen);
+    send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    expect("info string invalid FEN", 2000);
+    send("position");
+    expect("info string", 2000);
+    check_fen(fen);
+    send("position startpos moves e2e4 e7e5 e1e3 g1f3");
+    expect("info string illegal or unknown move 'e1e3'", 2000);
+    check_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    send("setoption name NoSuchOption value 3");
+    expect("info string unknown option", 2000);
+    send("setoption name Hash value -5");
+    expect("info string Hash must be", 2000);
+    send("setoption name hash value 32"); // names are case-insensitive
+    send("setoption name MultiPV value lots");
+    expect("info string MultiPV must be", 2000);
+    send("go depth"); // the bad token is dropped, leaving a plain (infinite) go
+    expect("info string go depth needs", 2000);
+    assert_true(quiet_for("bestmove", 200));
+    send("stop");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    send("go searchmoves zz9 e2e4 depth 3");
+    expect("info string searchmoves", 2000);
+    expect("bestmove", DEFAULT_WAIT_MS); // e2e4 is not legal for black: all moves searched
+    // A 1 MB line and NUL bytes.
+    static char big[1 << 20];
+    memset(big, 'x', sizeof big - 1);
+    send_raw(big, strlen(big));
+    send_raw("\n", 1);
+    static const char nul_lines[] = "go\0depth 3\nis\0ready\n";
+    send_raw(nul_lines, sizeof nul_lines - 1);
+    expect("info string unknown command 'is'", DEFAULT_WAIT_MS);
+    send("isready");
+    expect("readyok", DEFAULT_WAIT_MS);
+    send("stop"); // the "go" before the NUL started an infinite search
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+}
+
+static void test_clocks(void **state)
+{
+    (void)state;
+    static const char *gos[] = {
+        "go wtime 0 btime 0",     "go wtime -500 btime 1000", "go wtime 1 btime 1",
+        "go movetime 1",           "go nodes 1",               "go btime 100",
+        "go wtime 50 winc 5000",   "go wtime 100 movestogo 1", "go wtime 60000 depth 2",
+        "go wtime 60000 nodes 500", "go depth 0",              "go movetime -5",
+    };
+    for (size_t i = 0; i < sizeof gos / sizeof *gos; i++) {
+        send("position startpos moves e2e4 e7e5");
+        int64_t t0 = now_ms();
+        send("%s", gos[i]);
+        expect_legal_bestmove(2000);
+        if (now_ms() - t0 > 300)
+            fail_msg("'%s' took %lld ms", gos[i], (long long)(now_ms() - t0));
+    }
+}
+
+static void test_quit_during_search(void **state)
+{
+    (void)state;
+    engine_start();
+    send("position startpos");
+    send("go infinite");
+    expect("info depth 1", DEFAULT_WAIT_MS);
+    int64_t t0 = now_ms();
+    send("quit");
+    assert_int_equal(engine_wait_exit(2000), 0);
+    assert_true(now_ms() - t0 < 1000);
+    close(eng.to_engine);
+    close(eng.from_engine);
+    // End of input without quit: a bounded search finishes and answers, then the engine exits.
+    engine_start();
+    send("position startpos");
+    send("go depth 3");
+    close(eng.to_engine);
+    expect("bestmove", DEFAULT_WAIT_MS);
+    assert_int_equal(engine_wait_exit(2000), 0);
+    close(eng.from_engine);
+}
+
+static void test_determinism(void **state)
+{
+    (void)state;
+    char first[LINE_MAX_LEN], best[32];
+    for (int run = 0; run < 2; run++) {
+        send("ucinewgame");
+        send("position startpos moves d2d4 g8f6");
+        send("go nodes 30000");
+        expect_legal_bestmove(DEFAULT_WAIT_MS);
+        // Compare the final info line minus its timing fields, and the move.
+        char *t = strstr(last_info, " nps ");
+        assert_non_null(t);
+        *t = '\0';
+        if (run == 0) {
+            snprintf(first, sizeof first, "%s", last_info);
+            snprintf(best, sizeof best, "%s", bestmove_of());
+        } else {
+            assert_string_equal(first, last_info);
+            assert_string_equal(best, bestmove_of());
+        }
+    }
+    assert_non_null(strstr(first, " nodes 30000"));
+}
+
+static void test_multipv_and_wdl(void **state)
+{
+    (void)state;
+    send("setoption name MultiPV value 3");
+    send("setoption name UCI_ShowWDL value true");
+    send("position startpos");
+    send("go depth 5");
+    int seen[4] = {0};
+    while (read_line(DEFAULT_WAIT_MS) && !starts_with(eng.line, "bestmove")) {
+        int k;
+        char *p = strstr(eng.line, " multipv ");
+        if (starts_with(eng.line, "info depth 5 ") && p && sscanf(p, " multipv %d", &k) == 1 && k >= 1 && k <= 3) {
+            seen[k]++;
+            assert_non_null(strstr(eng.line, " wdl "));
+        }
+    }
+    assert_true(seen[1] && seen[2] && seen[3]);
+    send("setoption name MultiPV value 1");
+}
+
+static void test_go_waits_for_running_search(void **state)
+{
+    (void)state;
+    send("position startpos");
+    send("go movetime 300");
+    send("go movetime 100");
+    expect_legal_bestmove(3000);
+    expect_legal_bestmove(3000);
+    assert_true(quiet_for("bestmove", 300));
+}
+
+static void test_fastchess_compliance(void **state)
+{
+    (void)state;
+    if (system("command -v fastchess >/dev/null 2>&1") != 0) {
+        print_message("fastchess not in PATH: compliance check skipped\n");
+        skip();
+    }
+    assert_int_equal(system("fastchess --compliance ./outpost > build/compliance.log 2>&1"), 0);
+    assert_int_equal(system("grep -q 'Engine passed all compliance checks' build/compliance.log"), 0);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_handshake),
+        cmocka_unit_test_setup_teardown(test_isready_during_search, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stop_after_go_infinite, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_movetime, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ponder_then_ponderhit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mate_scores, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_legal_move, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_draw_rules, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_move_lists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_special_moves_in_lists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_input, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clocks, setup, teardown),
+        cmocka_unit_test(test_quit_during_search),
+        cmocka_unit_test_setup_teardown(test_determinism, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_multipv_and_wdl, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_go_waits_for_running_search, setup, teardown),
+        cmocka_unit_test(test_fastchess_compliance),
+    };
+    return cmocka_run_group_tests_name("uci", tests, NULL, NULL);
+}
