@@ -14,4 +14,9 @@ enum { BENCH_DEFAULT_DEPTH = 11 };
 // Returns the node count.
 uint64_t bench_run(int depth, size_t hash_mb, FILE *out);
 
+// Runs a test suite: for each EPD line with `bm` (or `am`) moves in SAN, searches
+// `ms` milliseconds and counts a solve when the engine plays a bm move (or avoids every
+// am move). Prints one line per position and a total; returns the number solved.
+int bench_epd(const char *path, int ms, size_t hash_mb, FILE *out);
+
 #endif

@@ -16,4 +16,8 @@ void move_to_uci(Move m, bool chess960, char *buf);
 // king-to-destination and as king-takes-rook, whenever that names no other move.
 Move move_from_uci(const Position *pos, const char *text);
 
+// The legal move of pos that the SAN text names ("Nf3", "exd5", "O-O", "e8=Q+"), or
+// MOVE_NONE. Check marks and annotations are ignored.
+Move move_from_san(const Position *pos, const char *text);
+
 #endif

@@ -5,6 +5,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include <string.h>
+
+#include "move.h"
 #include "search.h"
 
 static const char *const BENCH_FENS[] = {
@@ -17,16 +20,40 @@ static void discard(void *ctx, const char *line)
     (void)line;
 }
 
+// Prepares t for a fresh search of its position: cleared TT and history, no output.
+static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl)
+{
+    tt_clear(tt);
+    search_clear(t);
+    atomic_init(&ctl->stop, false);
+    atomic_init(&ctl->pondering, false);
+    atomic_init(&ctl->start_ms, tm_now());
+    t->tt = tt;
+    t->ctl = ctl;
+    limits_init(&t->limits);
+    t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
+    t->out = discard;
+    t->out_ctx = NULL;
+}
+
+static SearchThread *alloc_search(TT *tt, size_t hash_mb, FILE *out)
+{
+    SearchThread *t = calloc(1, sizeof *t);
+    if (!t || !tt_resize(tt, hash_mb)) {
+        fprintf(out, "info string out of memory\n");
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
 uint64_t bench_run(int depth, size_t hash_mb, FILE *out)
 {
     TT tt = {0};
     SearchControl ctl;
-    SearchThread *t = calloc(1, sizeof *t);
-    if (!t || !tt_resize(&tt, hash_mb)) {
-        fprintf(out, "info string bench: out of memory\n");
-        free(t);
+    SearchThread *t = alloc_search(&tt, hash_mb, out);
+    if (!t)
         return 0;
-    }
     uint64_t nodes = 0;
     int64_t start = tm_now();
     size_t count = sizeof BENCH_FENS / sizeof *BENCH_FENS;
@@ -36,18 +63,8 @@ uint64_t bench_run(int depth, size_t hash_mb, FILE *out)
             fprintf(out, "info string bench position %zu: %s\n", i + 1, err);
             continue;
         }
-        tt_clear(&tt);
-        search_clear(t);
-        atomic_init(&ctl.stop, false);
-        atomic_init(&ctl.pondering, false);
-        atomic_init(&ctl.start_ms, tm_now());
-        t->tt = &tt;
-        t->ctl = &ctl;
-        limits_init(&t->limits);
+        fresh_search(t, &tt, &ctl);
         t->limits.depth = depth;
-        t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
-        t->out = discard;
-        t->out_ctx = NULL;
         search_run(t);
         nodes += t->nodes;
     }
@@ -59,4 +76,83 @@ uint64_t bench_run(int depth, size_t hash_mb, FILE *out)
     tt_free(&tt);
     free(t);
     return nodes;
+}
+
+// Collects the SAN moves of operation `op` ("bm" or "am") of an EPD line into moves[].
+static int epd_moves(const Position *pos, const char *ops, const char *op, Move *moves, int max)
+{
+    char key[8];
+    snprintf(key, sizeof key, "%s ", op);
+    const char *p = ops;
+    while ((p = strstr(p, key)) && p != ops && p[-1] != ' ' && p[-1] != ';')
+        p++;
+    if (!p)
+        return 0;
+    char list[256];
+    snprintf(list, sizeof list, "%s", p + strlen(key));
+    list[strcspn(list, ";")] = '\0';
+    int n = 0;
+    for (char *tok = strtok(list, " "); tok && n < max; tok = strtok(NULL, " ")) {
+        Move m = move_from_san(pos, tok);
+        if (m != MOVE_NONE)
+            moves[n++] = m;
+    }
+    return n;
+}
+
+int bench_epd(const char *path, int ms, size_t hash_mb, FILE *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(out, "info string cannot open %s\n", path);
+        return 0;
+    }
+    TT tt = {0};
+    SearchControl ctl;
+    SearchThread *t = alloc_search(&tt, hash_mb, out);
+    if (!t) {
+        fclose(f);
+        return 0;
+    }
+    char line[1024];
+    int total = 0, solved = 0;
+    while (fgets(line, sizeof line, f)) {
+        char fen[256] = "", *ops = line;
+        for (int field = 0; field < 4; field++) { // EPD: four FEN fields, then operations
+            size_t len = strcspn(ops, " ");
+            strncat(fen, ops, len);
+            strcat(fen, " ");
+            ops += len + (ops[len] == ' ');
+        }
+        char err[128];
+        if (!pos_set_fen(&t->pos, fen, false, err, sizeof err))
+            continue;
+        Move bm[16], am[16];
+        int nbm = epd_moves(&t->pos, ops, "bm", bm, 16), nam = epd_moves(&t->pos, ops, "am", am, 16);
+        if (nbm + nam == 0)
+            continue;
+        fresh_search(t, &tt, &ctl);
+        t->limits.movetime = ms;
+        t->opts.move_overhead = 0;
+        search_run(t);
+        bool ok = nbm == 0;
+        for (int i = 0; i < nbm; i++)
+            ok |= t->best_move == bm[i];
+        for (int i = 0; i < nam; i++)
+            ok &= t->best_move != am[i];
+        total++;
+        solved += ok;
+        char mv[MOVE_STR_MAX], id[64] = "";
+        const char *idp = strstr(ops, "id \"");
+        if (idp)
+            sscanf(idp + 4, "%63[^\"]", id);
+        move_to_uci(t->best_move, false, mv);
+        fprintf(out, "%-16s %-6s %s\n", id, mv, ok ? "solved" : "missed");
+        fflush(out);
+    }
+    fprintf(out, "solved %d of %d at %d ms per position\n", solved, total, ms);
+    fclose(f);
+    tt_free(&tt);
+    free(t);
+    return solved;
 }

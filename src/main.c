@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Entry point: initialises the tables, then runs a command-line subcommand
-// (bench [depth], perft N [FEN]) or the UCI loop on stdin/stdout.
+// (bench [depth], perft N [FEN], epd FILE [ms]) or the UCI loop on stdin/stdout.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +21,11 @@ int main(int argc, char **argv)
     if (argc >= 2 && !strcmp(argv[1], "bench")) {
         int depth = argc >= 3 ? atoi(argv[2]) : BENCH_DEFAULT_DEPTH;
         bench_run(depth > 0 && depth < 64 ? depth : BENCH_DEFAULT_DEPTH, 16, stdout);
+        return 0;
+    }
+    if (argc >= 3 && !strcmp(argv[1], "epd")) {
+        int ms = argc >= 4 ? atoi(argv[3]) : 1000;
+        bench_epd(argv[2], ms > 0 ? ms : 1000, 64, stdout);
         return 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "perft")) {

@@ -46,3 +46,60 @@ Move move_from_uci(const Position *pos, const char *text)
     }
     return MOVE_NONE;
 }
+
+Move move_from_san(const Position *pos, const char *text)
+{
+    char san[16];
+    size_t n = 0;
+    for (const char *p = text; *p && n < sizeof san - 1; p++)
+        if (!strchr("+#!?x=-", *p) || (*p == '-' && (p[1] == 'O' || p[1] == '0')))
+            san[n++] = *p == '0' ? 'O' : *p;
+    san[n] = '\0';
+    MoveList list;
+    gen_moves(pos, &list, GEN_ALL);
+    if (!strcmp(san, "O-O") || !strcmp(san, "O-O-O")) {
+        bool king_side = n == 3;
+        for (int i = 0; i < list.count; i++) {
+            Move m = list.moves[i];
+            if (move_is_castle(m) && (move_to(m) > move_from(m)) == king_side)
+                return m;
+        }
+        return MOVE_NONE;
+    }
+    int type = PAWN, promo = -1;
+    const char *s = san;
+    const char *letters = "PNBRQK";
+    if (*s && strchr(letters + 1, *s))
+        type = (int)(strchr(letters, *s++) - letters);
+    size_t len = strlen(s);
+    if (len && strchr("NBRQ", s[len - 1])) {
+        promo = (int)(strchr(letters, s[len - 1]) - letters);
+        len--;
+    }
+    if (len < 2)
+        return MOVE_NONE;
+    int to_file = s[len - 2] - 'a', to_rank = s[len - 1] - '1';
+    int from_file = -1, from_rank = -1;
+    for (size_t i = 0; i + 2 < len; i++) {
+        if (s[i] >= 'a' && s[i] <= 'h')
+            from_file = s[i] - 'a';
+        else if (s[i] >= '1' && s[i] <= '8')
+            from_rank = s[i] - '1';
+    }
+    Move found = MOVE_NONE;
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        Square from = move_from(m), to = move_to(m);
+        if (move_is_castle(m) || piece_type(pos->board[from]) != type || sq_file(to) != to_file
+            || sq_rank(to) != to_rank)
+            continue;
+        if ((from_file >= 0 && sq_file(from) != from_file) || (from_rank >= 0 && sq_rank(from) != from_rank))
+            continue;
+        if (move_is_promo(m) ? move_promo_type(m) != promo : promo != -1)
+            continue;
+        if (found != MOVE_NONE)
+            return MOVE_NONE; // ambiguous
+        found = m;
+    }
+    return found;
+}

@@ -238,6 +238,30 @@ static void test_move_text(void **state)
     assert_string_equal(buf, "b1g1");
 }
 
+static void test_san(void **state)
+{
+    (void)state;
+    char buf[MOVE_STR_MAX];
+    static const struct { const char *fen, *san, *uci; } cases[] = {
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "O-O-O", "e1c1"},
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "Qxf6", "f3f6"},
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "dxe6", "d5e6"},
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "Nb1", "c3b1"},
+        {"1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - 0 1", "Qd1+", "d6d1"},
+        {"4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1", "b8=N", "b7b8n"},
+        {"4k3/8/8/8/8/8/4K3/R6R w - - 0 1", "Rad1", "a1d1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        set(&pos, cases[i].fen);
+        Move m = move_from_san(&pos, cases[i].san);
+        move_to_uci(m, false, buf);
+        assert_string_equal(buf, cases[i].uci);
+    }
+    set(&pos, "4k3/8/8/8/8/8/4K3/R6R w - - 0 1");
+    assert_int_equal(move_from_san(&pos, "Rd1"), MOVE_NONE); // ambiguous
+    assert_int_equal(move_from_san(&pos, "Nf3"), MOVE_NONE);
+}
+
 static void test_history_trim(void **state)
 {
     (void)state;
@@ -262,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_null_move),
         cmocka_unit_test(test_rule_queries),
         cmocka_unit_test(test_move_text),
+        cmocka_unit_test(test_san),
         cmocka_unit_test(test_history_trim),
     };
     return cmocka_run_group_tests_name("position", tests, NULL, NULL);
