@@ -35,7 +35,7 @@ sanitize: debug
 # too, since the UCI tests drive it through pipes.
 build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h)
 	@mkdir -p build/tests
-	$(CC) -O2 -g $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Itests -pthread $< $(LIB_SRC) -o $@ -lcmocka -pthread -lm
+	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Itests -pthread $< $(LIB_SRC) -o $@ -lcmocka -pthread -lm
 
 deps:
 	@bash tests/check_deps.sh

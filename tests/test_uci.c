@@ -352,11 +352,18 @@ static void test_draw_rules(void **state)
     send("go depth 6");
     expect_legal_bestmove(DEFAULT_WAIT_MS);
     assert_non_null(strstr(last_info, "score cp 0 "));
-    // Repetition: white, a rook down, draws by perpetual check.
-    send("position fen 6k1/5ppp/8/8/8/8/r4PPP/r2Q2K1 w - - 0 1 moves d1d8");
-    send("position fen 3Q2k1/5ppp/8/8/8/8/r4PPP/r5K1 b - - 0 1");
-    send("go depth 10");
+    // Repetition from the game's moves: a rook against a queen, white can go back to a
+    // position seen twice before (a1 rook, g8 king, black to move) and so draw.
+    send("position fen 7k/1q6/8/8/8/8/4K3/R7 w - - 0 1 moves a1a2 h8g8 a2a1 g8h8 a1a3 h8g8 a3a1 g8f8 a1a4 f8g8");
+    send("go depth 8");
     expect_legal_bestmove(DEFAULT_WAIT_MS);
+    assert_string_equal(bestmove_of(), "a4a1");
+    assert_non_null(strstr(last_info, "score cp 0 "));
+    // The same position without that history is simply lost.
+    send("position fen 6k1/1q6/8/8/R7/8/4K3/8 w - - 0 1");
+    send("go depth 8");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    assert_null(strstr(last_info, "score cp 0 "));
 }
 
 static void test_long_move_lists(void **state)
