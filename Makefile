@@ -9,9 +9,10 @@ ifeq ($(ARCH),native)
 else
   ARCHFLAGS := -march=$(ARCH)
 endif
-CFLAGS  ?= -O3 -DNDEBUG -flto
-CFLAGS  += $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -pthread
-LDFLAGS += -pthread -lm
+# OPT is the optimisation (debug swaps it); CFLAGS given on the command line are added.
+OPT     ?= -O3 -DNDEBUG -flto
+ALL_CFLAGS = $(OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -pthread $(CFLAGS)
+LIBS    := -pthread -lm
 
 SRC       := $(wildcard src/*.c)
 LIB_SRC   := $(filter-out src/main.c,$(SRC))
@@ -23,11 +24,11 @@ TEST_BINS := $(patsubst tests/%.c,build/tests/%,$(TEST_SRC))
 all: $(EXE)
 
 $(EXE): $(SRC) $(wildcard include/*.h)
-	$(CC) $(CFLAGS) $(SRC) -o $@ $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # Asserts on (pos_is_ok after every make/unmake), address and undefined-behaviour checks.
 debug:
-	$(MAKE) EXE=outpost-debug CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" outpost-debug
+	$(MAKE) EXE=outpost-debug OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" outpost-debug
 
 sanitize: debug
 
@@ -35,7 +36,7 @@ sanitize: debug
 # too, since the UCI tests drive it through pipes.
 build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h)
 	@mkdir -p build/tests
-	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Itests -pthread $< $(LIB_SRC) -o $@ -lcmocka -pthread -lm
+	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Itests -pthread $(CFLAGS) $< $(LIB_SRC) -o $@ -lcmocka $(LIBS)
 
 deps:
 	@bash tests/check_deps.sh
