@@ -6,7 +6,10 @@
 
 #include "types.h"
 
-// What `go` asked for. A value of -1 (or 0 for nodes) means "not given".
+// A clock value that was not given (any other value, even a negative one, was).
+#define TIME_NONE INT64_MIN
+
+// What `go` asked for. TIME_NONE, -1 (movetime) or 0 (the others) mean "not given".
 typedef struct {
     int64_t time[COLOR_NB]; // remaining clock, ms (may be 0 or negative)
     int64_t inc[COLOR_NB];

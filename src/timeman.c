@@ -8,7 +8,7 @@
 
 void limits_init(SearchLimits *limits)
 {
-    *limits = (SearchLimits){{-1, -1}, {0, 0}, 0, 0, 0, -1, 0, false, false};
+    *limits = (SearchLimits){{TIME_NONE, TIME_NONE}, {0, 0}, 0, 0, 0, -1, 0, false, false};
 }
 
 int64_t tm_now(void)
@@ -29,9 +29,9 @@ TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms)
         b.soft_ms = b.hard_ms;
     }
     // A clock for the other side only: assume ours is the same rather than search forever.
-    int clock_side = limits->time[side] >= 0 || limits->time[!side] < 0 ? side : !side;
+    int clock_side = limits->time[side] != TIME_NONE ? side : !side;
     int64_t time = limits->time[clock_side];
-    if (time >= 0) {
+    if (time != TIME_NONE) {
         int64_t inc = max64(0, limits->inc[clock_side]);
         int64_t left = max64(0, time - overhead_ms);
         int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 25;

@@ -457,7 +457,7 @@ static void test_clocks(void **state)
 {
     (void)state;
     static const char *gos[] = {
-        "go wtime 0 btime 0",     "go wtime -500 btime 1000", "go wtime 1 btime 1",
+        "go wtime 0 btime 0",     "go wtime -500 btime 1000", "go wtime 1 btime 1", "go wtime -50",
         "go movetime 1",           "go nodes 1",               "go btime 100",
         "go wtime 50 winc 5000",   "go wtime 100 movestogo 1", "go wtime 60000 depth 2",
         "go wtime 60000 nodes 500", "go depth 0",              "go movetime -5",

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// Unit tests for the parts under the search: evaluation symmetry, SEE, the
+// transposition table and the time budget.
+#include "test_util.h"
+
+#include <ctype.h>
+
+#include "eval.h"
+#include "move.h"
+#include "position.h"
+#include "see.h"
+#include "timeman.h"
+#include "tt.h"
+
+static Position pos;
+
+// The same position with colours swapped and the board flipped top to bottom.
+static void mirror_fen(const char *fen, char *out)
+{
+    char board[128], side[4], castling[16], ep[4];
+    int rule50 = 0, move = 1;
+    assert_true(sscanf(fen, "%127s %3s %15s %3s %d %d", board, side, castling, ep, &rule50, &move) >= 4);
+    char *ranks[8];
+    int n = 0;
+    for (char *r = strtok(board, "/"); r && n < 8; r = strtok(NULL, "/"))
+        ranks[n++] = r;
+    out[0] = '\0';
+    for (int i = 7; i >= 0; i--) {
+        for (char *c = ranks[i]; *c; c++)
+            *c = (char)(isupper((unsigned char)*c) ? tolower((unsigned char)*c) : toupper((unsigned char)*c));
+        strcat(out, ranks[i]);
+        strcat(out, i ? "/" : " ");
+    }
+    strcat(out, side[0] == 'w' ? "b " : "w ");
+    char c2[16] = "";
+    for (char *c = castling; *c; c++) // keep KQkq order: white's rights first
+        if (islower((unsigned char)*c))
+            c2[strlen(c2)] = (char)toupper((unsigned char)*c);
+    for (char *c = castling; *c; c++)
+        if (isupper((unsigned char)*c))
+            c2[strlen(c2)] = (char)tolower((unsigned char)*c);
+    strcat(out, castling[0] == '-' ? "-" : c2);
+    if (ep[0] == '-')
+        strcat(out, " -");
+    else
+        sprintf(out + strlen(out), " %c%c", ep[0], ep[1] == '3' ? '6' : '3');
+    sprintf(out + strlen(out), " %d %d", rule50, move);
+}
+
+static void test_eval_symmetry(void **state)
+{
+    (void)state;
+    static const char *files[] = {"perft.epd", "bk.epd", "ecmgcp.epd"};
+    int checked = 0;
+    for (size_t f = 0; f < 3; f++) {
+        FILE *in = open_data(files[f]);
+        char line[512];
+        while (fgets(line, sizeof line, in)) {
+            char fen[256] = "", *p = line;
+            for (int field = 0; field < 4; field++) {
+                size_t len = strcspn(p, " ;");
+                strncat(fen, p, len);
+                strcat(fen, field < 3 ? " " : "");
+                p += len + 1;
+            }
+            char err[128], mirrored[256];
+            if (!pos_set_fen(&pos, fen, false, err, sizeof err))
+                continue;
+            Score a = eval_evaluate(&pos);
+            mirror_fen(fen, mirrored);
+            if (!pos_set_fen(&pos, mirrored, false, err, sizeof err))
+                fail_msg("mirror of %s rejected: %s (%s)", fen, mirrored, err);
+            Score b = eval_evaluate(&pos);
+            if (a != b)
+                fail_msg("eval %d of %s but %d of its mirror %s", a, fen, b, mirrored);
+            assert_true(a > -SCORE_MATE_IN_MAX && a < SCORE_MATE_IN_MAX);
+            checked++;
+        }
+        fclose(in);
+    }
+    assert_true(checked > 300);
+}
+
+static void test_eval_sense(void **state)
+{
+    (void)state;
+    char err[128];
+    // A queen up is winning; the start position is about level.
+    assert_true(pos_set_fen(&pos, "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, err, sizeof err));
+    assert_true(eval_evaluate(&pos) > 700);
+    assert_true(pos_set_fen(&pos, START_FEN, false, err, sizeof err));
+    assert_true(abs(eval_evaluate(&pos)) < 50);
+    // A knight in the centre beats one in the corner.
+    assert_true(pos_set_fen(&pos, "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1", false, err, sizeof err));
+    Score centre = eval_evaluate(&pos);
+    assert_true(pos_set_fen(&pos, "4k3/8/8/8/8/8/8/N3K3 w - - 0 1", false, err, sizeof err));
+    assert_true(centre > eval_evaluate(&pos));
+}
+
+static void test_see(void **state)
+{
+    (void)state;
+    static const struct { const char *fen, *move; int threshold; bool expected; } cases[] = {
+        {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100, true},       // free pawn
+        {"4k3/8/4p3/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 1, false},      // pawn for pawn: 0
+        {"4k3/8/4p3/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0, true},
+        {"4k3/8/4p3/3p4/8/8/3Q4/4K3 w - - 0 1", "d2d5", 0, false},      // queen for pawn
+        {"4k3/8/8/3r4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 500, true},      // rook wins a rook, x-ray defends
+        {"4k3/8/2b5/3r4/8/8/3R4/4K3 w - - 0 1", "d2d5", 1, false},     // rook takes rook, bishop retakes
+    };
+    char err[128];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_true(pos_set_fen(&pos, cases[i].fen, false, err, sizeof err));
+        Move m = move_from_uci(&pos, cases[i].move);
+        assert_int_not_equal(m, MOVE_NONE);
+        if (see_ge(&pos, m, cases[i].threshold) != cases[i].expected)
+            fail_msg("case %d: see_ge(%s, %d) should be %d", (int)i, cases[i].move, cases[i].threshold,
+                     cases[i].expected);
+    }
+}
+
+static void test_tt(void **state)
+{
+    (void)state;
+    TT tt = {0};
+    assert_true(tt_resize(&tt, 1));
+    assert_int_equal(tt.count * sizeof(TTBucket), 1024 * 1024);
+    tt_new_search(&tt);
+    bool found;
+    Key key = 0x123456789ABCDEF0ULL;
+    TTEntry *e = tt_probe(&tt, key, &found);
+    assert_false(found);
+    Score mate = mate_in(7); // mate found 7 plies from the root, stored at ply 3
+    tt_store(&tt, e, key, tt_score_to(mate, 3), 42, BOUND_EXACT, 9, make_move(12, 28, FLAG_DOUBLE_PUSH));
+    e = tt_probe(&tt, key, &found);
+    assert_true(found);
+    assert_int_equal(tt_depth(e), 9);
+    assert_int_equal(tt_bound(e), BOUND_EXACT);
+    assert_int_equal(e->eval, 42);
+    assert_int_equal(e->move, make_move(12, 28, FLAG_DOUBLE_PUSH));
+    // Seen from ply 5 the same mate is two plies further away.
+    assert_int_equal(tt_score_from(e->score, 5), mate_in(9));
+    assert_true(tt_hashfull(&tt) >= 0);
+    tt_clear(&tt);
+    tt_probe(&tt, key, &found);
+    assert_false(found);
+    assert_true(tt_resize(&tt, 2));
+    assert_int_equal(tt.count * sizeof(TTBucket), 2 * 1024 * 1024);
+    tt_free(&tt);
+}
+
+static void test_time_budget(void **state)
+{
+    (void)state;
+    SearchLimits l;
+    TimeBudget b;
+    limits_init(&l);
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == INT64_MAX); // no limit given: infinite
+    l.time[WHITE] = 10000;
+    l.inc[WHITE] = 100;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.soft_ms > 100 && b.soft_ms <= b.hard_ms && b.hard_ms < 10000 / 2);
+    l.time[WHITE] = 0; // flag about to fall
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == 0);
+    l.time[WHITE] = -50;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == 0);
+    l.time[WHITE] = 100; // increment far larger than the clock: never spend it in advance
+    l.inc[WHITE] = 5000;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms < 90);
+    l.time[WHITE] = 1000;
+    l.inc[WHITE] = 0;
+    l.movestogo = 1;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms < 1000 - 10 && b.hard_ms > 300);
+    limits_init(&l); // only black's clock while white moves: assume the same clock
+    l.time[BLACK] = 2000;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms < 2000);
+    limits_init(&l);
+    l.movetime = 500;
+    b = tm_budget(&l, WHITE, 10);
+    assert_int_equal(b.hard_ms, 490);
+}
+
+int main(void)
+{
+    init_tables();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_eval_symmetry),
+        cmocka_unit_test(test_eval_sense),
+        cmocka_unit_test(test_see),
+        cmocka_unit_test(test_tt),
+        cmocka_unit_test(test_time_budget),
+    };
+    return cmocka_run_group_tests_name("search", tests, NULL, NULL);
+}
