@@ -11,7 +11,7 @@ else
 endif
 # OPT is the optimisation (debug swaps it); CFLAGS given on the command line are added.
 OPT     ?= -O3 -DNDEBUG -flto
-ALL_CFLAGS = $(OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -pthread $(CFLAGS)
+ALL_CFLAGS = $(OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -pthread $(CFLAGS)
 LIBS    := -pthread -lm
 
 SRC       := $(wildcard src/*.c)
@@ -23,7 +23,14 @@ TEST_BINS := $(patsubst tests/%.c,build/tests/%,$(TEST_SRC))
 
 all: $(EXE)
 
-$(EXE): $(SRC) $(wildcard include/*.h)
+# The slider magics are searched once at build time (tools/gen_magics, fixed seed).
+MAGICS := build/gen/magics.inc
+$(MAGICS): tools/gen_magics.c src/magic.c include/magic.h include/bitboard.h include/types.h
+	@mkdir -p build/gen
+	$(CC) -O2 $(STD) $(WARN) -Iinclude tools/gen_magics.c src/magic.c -o build/gen/gen_magics
+	build/gen/gen_magics > $@.tmp && mv $@.tmp $@
+
+$(EXE): $(SRC) $(wildcard include/*.h) $(MAGICS)
 	$(CC) $(ALL_CFLAGS) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # Asserts on (pos_is_ok after every make/unmake), address and undefined-behaviour checks.
@@ -34,9 +41,9 @@ sanitize: debug
 
 # Tests link the library sources (not main.c) with cmocka. The engine binary is built
 # too, since the UCI tests drive it through pipes.
-build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h)
+build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS)
 	@mkdir -p build/tests
-	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Itests -pthread $(CFLAGS) $< $(LIB_SRC) -o $@ -lcmocka $(LIBS)
+	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -pthread $(CFLAGS) $< $(LIB_SRC) -o $@ -lcmocka $(LIBS)
 
 deps:
 	@bash tests/check_deps.sh

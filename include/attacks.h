@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Attack tables: leapers (pawn, knight, king) by lookup, sliders by magic bitboards whose
-// magics are searched at start-up from a fixed seed. Also the between/line masks used
-// for pins and checks. Every table is written once by attacks_init() and read-only after.
+// magics were searched at build time from a fixed seed (see magic.h). Also the
+// between/line masks used for pins and checks. Every table is written once by attacks_init() and read-only after.
 #ifndef OUTPOST_ATTACKS_H
 #define OUTPOST_ATTACKS_H
 
@@ -31,9 +31,6 @@ extern AttackTables attack_tables;
 
 // Fills every table. Idempotent; must run before any other function here is used.
 void attacks_init(void);
-
-// Slow reference ray walk, used to build and to test the magic tables.
-Bitboard attacks_slider_slow(int type, Square sq, Bitboard occupied);
 
 static inline Bitboard magic_lookup(const Magic *m, Bitboard occupied)
 {

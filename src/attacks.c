@@ -1,32 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Builds the attack tables. Magics are found by trial with a fixed-seed generator, so
-// every run builds the same tables; the search takes a few milliseconds.
+// Builds the attack tables. The slider magics were searched at build time (tools/gen_magics,
+// fixed seed), so start-up only fills the tables.
 #include "attacks.h"
 
+#include <assert.h>
+
 #include "bitboard.h"
+#include "magic.h"
+#include "magics.inc"
 
 AttackTables attack_tables;
 
-static const int ROOK_DIRS[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-static const int BISHOP_DIRS[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
-
 static bool on_board(int file, int rank) { return file >= 0 && file < 8 && rank >= 0 && rank < 8; }
-
-Bitboard attacks_slider_slow(int type, Square sq, Bitboard occupied)
-{
-    const int(*dirs)[2] = type == ROOK ? ROOK_DIRS : BISHOP_DIRS;
-    Bitboard attacks = 0;
-    for (int d = 0; d < 4; d++) {
-        int f = sq_file(sq) + dirs[d][0], r = sq_rank(sq) + dirs[d][1];
-        for (; on_board(f, r); f += dirs[d][0], r += dirs[d][1]) {
-            Bitboard b = sq_bb(make_square(f, r));
-            attacks |= b;
-            if (occupied & b)
-                break;
-        }
-    }
-    return attacks;
-}
 
 static Bitboard leaper_attacks(Square sq, const int (*steps)[2], int count)
 {
@@ -39,54 +24,21 @@ static Bitboard leaper_attacks(Square sq, const int (*steps)[2], int count)
     return attacks;
 }
 
-// xorshift64*: small, fast and good enough to find magics.
-static uint64_t rng_next(uint64_t *state)
+// Fills one square's slice of a slider table through its magic. A slot written twice must
+// receive the same attack set, which the generator guaranteed.
+static void init_magic(int type, Square sq, Bitboard magic, Magic *m, Bitboard *table)
 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    return *state * 2685821657736338717ULL;
-}
-
-// Finds a magic for one square and fills its part of the table. Candidates with few bits
-// set succeed far more often, hence the AND of three draws.
-static void init_magic(int type, Square sq, Magic *m, Bitboard *table, uint64_t *seed)
-{
-    Bitboard edges = ((rank_bb(RANK_1) | rank_bb(RANK_8)) & ~rank_bb(sq_rank(sq)))
-                   | ((file_bb(FILE_A) | file_bb(FILE_H)) & ~file_bb(sq_file(sq)));
-    m->mask = attacks_slider_slow(type, sq, 0) & ~edges;
-    int bits = popcount(m->mask);
-    m->shift = 64 - bits;
+    m->mask = slider_mask(type, sq);
+    m->magic = magic;
+    m->shift = 64 - popcount(m->mask);
     m->table = table;
-
-    Bitboard occupancy[4096], reference[4096];
-    int epoch[4096] = {0};
-    int size = 0;
     Bitboard b = 0;
     do { // Carry-Rippler enumeration of every subset of the mask
-        occupancy[size] = b;
-        reference[size] = attacks_slider_slow(type, sq, b);
-        size++;
+        Bitboard attacks = slider_attacks_slow(type, sq, b);
+        assert(magic_lookup(m, b) == 0 || magic_lookup(m, b) == attacks);
+        table[(b * magic) >> m->shift] = attacks;
         b = (b - m->mask) & m->mask;
     } while (b);
-
-    for (int attempt = 1;; attempt++) {
-        do {
-            m->magic = rng_next(seed) & rng_next(seed) & rng_next(seed);
-        } while (popcount((m->mask * m->magic) >> 56) < 6);
-        int i;
-        for (i = 0; i < size; i++) {
-            unsigned idx = (unsigned)(((occupancy[i] & m->mask) * m->magic) >> m->shift);
-            if (epoch[idx] < attempt) {
-                epoch[idx] = attempt;
-                table[idx] = reference[i];
-            } else if (table[idx] != reference[i]) {
-                break;
-            }
-        }
-        if (i == size)
-            return;
-    }
 }
 
 void attacks_init(void)
@@ -107,17 +59,11 @@ void attacks_init(void)
         t->pawn[BLACK][sq] = leaper_attacks(sq, BPAWN_STEPS, 2);
     }
 
-    // One generator seed per rank, chosen (by trying the first few thousand) so that
-    // every magic is found after few candidates: start-up stays within milliseconds.
-    static const uint64_t RANK_SEEDS[8] = {3426, 121, 1087, 928, 2094, 3166, 3183, 1733};
-    uint64_t seed = 0;
     Bitboard *rook_next = t->rook_table, *bishop_next = t->bishop_table;
     for (Square sq = 0; sq < 64; sq++) {
-        if (sq_file(sq) == 0)
-            seed = RANK_SEEDS[sq_rank(sq)] * 0x9E3779B97F4A7C15ULL;
-        init_magic(BISHOP, sq, &t->bishop_magic[sq], bishop_next, &seed);
+        init_magic(BISHOP, sq, BISHOP_MAGICS[sq], &t->bishop_magic[sq], bishop_next);
         bishop_next += 1ULL << (64 - t->bishop_magic[sq].shift);
-        init_magic(ROOK, sq, &t->rook_magic[sq], rook_next, &seed);
+        init_magic(ROOK, sq, ROOK_MAGICS[sq], &t->rook_magic[sq], rook_next);
         rook_next += 1ULL << (64 - t->rook_magic[sq].shift);
     }
 
@@ -127,11 +73,11 @@ void attacks_init(void)
             if (a == b)
                 continue;
             for (int type = BISHOP; type <= ROOK; type++) {
-                if (attacks_slider_slow(type, a, 0) & sq_bb(b)) {
-                    t->line[a][b] = (attacks_slider_slow(type, a, 0) & attacks_slider_slow(type, b, 0))
+                if (slider_attacks_slow(type, a, 0) & sq_bb(b)) {
+                    t->line[a][b] = (slider_attacks_slow(type, a, 0) & slider_attacks_slow(type, b, 0))
                                   | sq_bb(a) | sq_bb(b);
-                    t->between[a][b] = attacks_slider_slow(type, a, sq_bb(b))
-                                     & attacks_slider_slow(type, b, sq_bb(a));
+                    t->between[a][b] = slider_attacks_slow(type, a, sq_bb(b))
+                                     & slider_attacks_slow(type, b, sq_bb(a));
                 }
             }
         }

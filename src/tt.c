@@ -10,13 +10,15 @@ bool tt_resize(TT *tt, size_t mb)
     size_t count = mb * 1024 * 1024 / sizeof(TTBucket);
     if (count == 0)
         return false;
-    TTBucket *buckets = malloc(count * sizeof(TTBucket));
+    // calloc rather than malloc + clear: fresh pages come zeroed from the system and are
+    // touched only when the search writes them, which keeps start-up fast.
+    TTBucket *buckets = calloc(count, sizeof(TTBucket));
     if (!buckets)
         return false;
     free(tt->buckets);
     tt->buckets = buckets;
     tt->count = count;
-    tt_clear(tt);
+    tt->generation = 0;
     return true;
 }
 
