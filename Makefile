@@ -18,8 +18,11 @@ SRC       := $(wildcard src/*.c)
 LIB_SRC   := $(filter-out src/main.c,$(SRC))
 TEST_SRC  := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,build/tests/%,$(TEST_SRC))
+FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c
+# Extra sources per test binary: the replay test runs the fuzz targets.
+TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 
-.PHONY: all clean debug sanitize test test-long bench perft-bench deps
+.PHONY: all clean debug sanitize test test-long bench perft-bench deps fuzz
 
 all: $(EXE)
 
@@ -41,9 +44,9 @@ sanitize: debug
 
 # Tests link the library sources (not main.c) with cmocka. The engine binary is built
 # too, since the UCI tests drive it through pipes.
-build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS)
+build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS) $(wildcard tests/fuzz/*)
 	@mkdir -p build/tests
-	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -pthread $(CFLAGS) $< $(LIB_SRC) -o $@ -lcmocka $(LIBS)
+	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
 
 deps:
 	@bash tests/check_deps.sh
@@ -59,6 +62,29 @@ bench: $(EXE)
 
 perft-bench: $(EXE)
 	bash bench/perft_speed.sh ./$(EXE)
+
+# libFuzzer targets (clang from Debian): each runs FUZZ_TIME seconds from the seeds in
+# tests/fuzz/corpus, growing a working corpus in build/fuzz. A crash leaves its input in
+# build/fuzz/crash-*; copy it to tests/fuzz/regress/<target>/ once fixed.
+FUZZ_TIME ?= 60
+FUZZ_CC   ?= clang
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(STD) $(WARN) \
+               -DOUTPOST_LIBFUZZER -Iinclude -Ibuild/gen -Itests/fuzz -pthread
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c $(LIB_SRC) -o $@ -lm
+
+fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move
+	@for t in uci fen move; do \
+	    mkdir -p build/fuzz/corpus/$$t; \
+	    echo "== fuzz_$$t for $(FUZZ_TIME) s"; \
+	    build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -print_final_stats=1 \
+	        -artifact_prefix=build/fuzz/crash-$$t- build/fuzz/corpus/$$t tests/fuzz/corpus/$$t \
+	        > build/fuzz/fuzz_$$t.log 2>&1; rc=$$?; \
+	    grep -E '^#[0-9]+ *DONE|^stat::number_of_executed_units|^stat::peak_rss' build/fuzz/fuzz_$$t.log; \
+	    [ $$rc -eq 0 ] || { tail -n 40 build/fuzz/fuzz_$$t.log; exit 1; }; \
+	done
 
 clean:
 	rm -rf build $(EXE) outpost-debug *.gcda

@@ -24,6 +24,7 @@ enum { MAX_TOKENS = 16384, HASH_MAX_MB = 65536 };
 
 typedef struct {
     FILE *out;
+    UciCaps caps;
     pthread_mutex_t out_lock;
     bool debug;
 
@@ -206,6 +207,8 @@ static void cmd_setoption(Engine *e, char **tok, int n)
             return;
         }
         e->pending_hash_mb = (size_t)num;
+        if (e->caps.max_hash_mb && e->pending_hash_mb > e->caps.max_hash_mb)
+            e->pending_hash_mb = e->caps.max_hash_mb;
         reap_finished(e);
     } else if (!strcasecmp(name, "Threads")) {
         if (!is_num || num < 1 || num > 256) {
@@ -331,13 +334,16 @@ static void cmd_go(Engine *e, char **tok, int n)
                 wait_for_search(e, false);
                 static Position p;
                 memcpy(&p, &e->pos, sizeof p);
-                perft_divide(&p, clamp_int(v, 0, 64), e->out);
+                perft_divide(&p, clamp_int(v, 0, e->caps.max_perft_depth ? e->caps.max_perft_depth : 64), e->out);
                 return;
             }
         } else {
             say(e, "info string go: unknown token '%.32s' ignored", k);
         }
     }
+
+    if (e->caps.max_nodes && (!limits.nodes || limits.nodes > e->caps.max_nodes))
+        limits.nodes = e->caps.max_nodes;
 
     // Only one search at a time: a go that arrives during one waits for it.
     if (e->searching && !atomic_load(&e->finished)
@@ -435,7 +441,9 @@ static bool handle_line(Engine *e, char *line, char **tok)
         int64_t depth = BENCH_DEFAULT_DEPTH;
         if (n > 1 && (!parse_int(tok[1], &depth) || depth < 1 || depth > 64))
             depth = BENCH_DEFAULT_DEPTH;
-        bench_run((int)depth, 16, e->out);
+        if (e->caps.max_perft_depth && depth > e->caps.max_perft_depth)
+            depth = e->caps.max_perft_depth;
+        bench_run((int)depth, e->caps.max_hash_mb ? e->caps.max_hash_mb : 16, e->out);
     } else if (!strcmp(cmd, "d")) {
         char fen[FEN_MAX];
         pos_to_fen(&e->pos, fen);
@@ -447,11 +455,19 @@ static bool handle_line(Engine *e, char *line, char **tok)
 
 int uci_loop(FILE *in, FILE *out)
 {
-    static Engine engine;
+    static const UciCaps NO_CAPS = {0};
+    return uci_loop_capped(in, out, &NO_CAPS);
+}
+
+int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
+{
+    static Engine engine; // large (it holds a Position): kept off the stack
     Engine *e = &engine;
+    memset(e, 0, sizeof *e);
+    e->caps = *caps;
     e->out = out;
     pthread_mutex_init(&e->out_lock, NULL);
-    e->hash_mb = 16;
+    e->hash_mb = caps->max_hash_mb && caps->max_hash_mb < 16 ? caps->max_hash_mb : 16;
     e->threads = 1;
     e->multipv = 1;
     e->move_overhead = 10;

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Soak test: many fast games with fastchess (from PATH) against a packaged engine, then a
+# count of every fault per player from the PGN: crashes/disconnects, stalls, time
+# forfeits and illegal moves. Exits non-zero if Outpost has any.
+# Usage: bench/soak.sh [games] [tc] [name]   (defaults: 1000 games, 1+0.01, soak)
+#   OPPONENT=gnuchess|stockfish|glaurung|toga2|ethereal   (default stockfish at UCI_Elo 1500)
+# Writes docs/<name>.pgn, docs/<name>.log (fastchess warnings) and docs/<name>.txt (summary).
+set -eu
+export PATH="$PATH:/usr/games" # Debian installs the engines there
+cd "$(dirname "$0")/.."
+GAMES=${1:-1000}
+TC=${2:-1+0.01}
+NAME=${3:-soak}
+OPPONENT=${OPPONENT:-stockfish}
+command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+case $OPPONENT in
+stockfish) opp=(cmd=stockfish name=Stockfish-1500 option.UCI_LimitStrength=true option.UCI_Elo=1500 option.Threads=1) ;;
+gnuchess) opp=(cmd=gnuchessu name=GNUChess) ;;
+glaurung) opp=(cmd=glaurung name=Glaurung option.Threads=1) ;;
+toga2) opp=(cmd=toga2 name=Toga2 "option.Number of Threads=1") ;;
+ethereal) opp=(cmd=ethereal-chess name=Ethereal option.Threads=1) ;;
+*) echo "unknown OPPONENT $OPPONENT" >&2; exit 1 ;;
+esac
+command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: see README (apt-get install)" >&2; exit 1; }
+make -s
+mkdir -p docs
+pgn=docs/$NAME.pgn log=docs/$NAME.log txt=docs/$NAME.txt
+rm -f "$pgn" "$log"
+{
+    echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD) games $GAMES tc $TC vs ${opp[1]#name=}"
+    fastchess -engine cmd=./outpost name=Outpost -engine "${opp[@]}" \
+        -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
+        -openings file=tests/data/openings.epd format=epd order=random -recover \
+        -pgnout file="$pgn" -log file="$log" level=warn 2>&1
+} | tee "$txt"
+rm -f config.json
+
+# Every game names its players in the tags and its end in the last comment, e.g.
+# "{White loses on time (3ms overrun)}"; map the colour back to the player.
+awk '
+/^\[White "/ { w = $0; sub(/^\[White "/, "", w); sub(/"\]$/, "", w) }
+/^\[Black "/ { b = $0; sub(/^\[Black "/, "", b); sub(/"\]$/, "", b) }
+/^\[Event / { games++ }
+{
+    n = split("loses on time|makes an illegal move|disconnects|connection stalls", kinds, "|")
+    for (i = 1; i <= n; i++) {
+        if (index($0, kinds[i])) {
+            who = index($0, "White") && (!index($0, "Black") || index($0, "White") < index($0, "Black")) ? w : b
+            count[who, kinds[i]]++
+            players[who] = 1
+        }
+    }
+}
+END {
+    printf "games in PGN: %d\n", games
+    split("loses on time|makes an illegal move|disconnects|connection stalls", kinds, "|")
+    players["Outpost"] = 1
+    for (p in players) {
+        printf "%s:", p
+        for (i = 1; i <= 4; i++) printf " %s %d;", kinds[i], count[p, kinds[i]]
+        printf "\n"
+        if (p == "Outpost") for (i = 1; i <= 4; i++) bad += count[p, kinds[i]]
+    }
+    exit bad > 0
+}' "$pgn" | tee -a "$txt"
