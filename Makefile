@@ -17,12 +17,15 @@ LIBS    := -pthread -lm
 SRC       := $(wildcard src/*.c)
 LIB_SRC   := $(filter-out src/main.c,$(SRC))
 TEST_SRC  := $(wildcard tests/test_*.c)
-TEST_BINS := $(patsubst tests/%.c,build/tests/%,$(TEST_SRC))
+# Tests build into $(BUILD)/tests with TEST_OPT; `make sanitize` swaps both.
+BUILD     ?= build
+TEST_OPT  ?= -O2 -g -DNDEBUG
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 
-.PHONY: all clean debug sanitize test test-long bench perft-bench deps fuzz
+.PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz
 
 all: $(EXE)
 
@@ -34,19 +37,45 @@ $(MAGICS): tools/gen_magics.c src/magic.c include/magic.h include/bitboard.h inc
 	build/gen/gen_magics > $@.tmp && mv $@.tmp $@
 
 $(EXE): $(SRC) $(wildcard include/*.h) $(MAGICS)
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # Asserts on (pos_is_ok after every make/unmake), address and undefined-behaviour checks.
 debug:
 	$(MAKE) EXE=outpost-debug OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" outpost-debug
 
-sanitize: debug
+# The whole test suite against an ASan+UBSan build of the engine and of the tests
+# (asserts on), in build/asan.
+SAN_OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+sanitize: deps
+	$(MAKE) BUILD=build/asan EXE=build/asan/outpost OPT="$(SAN_OPT)" TEST_OPT="$(SAN_OPT)" build/asan/outpost \
+	    $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRC))
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 OUTPOST_ENGINE=build/asan/outpost \
+	    bash tests/run_tests.sh $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRC))
+
+# ThreadSanitizer: the UCI tests and the random command stress test (OUTPOST_STRESS_COMMANDS,
+# default 3000) against a TSan build of the engine, which exits 66 on any data race.
+TSAN_OPT := -O1 -g -fsanitize=thread
+tsan: deps $(BUILD)/tests/test_stress $(BUILD)/tests/test_uci
+	$(MAKE) EXE=build/tsan/outpost OPT="$(TSAN_OPT)" build/tsan/outpost
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" OUTPOST_ENGINE=build/tsan/outpost \
+	    bash tests/run_tests.sh $(BUILD)/tests/test_stress $(BUILD)/tests/test_uci
+
+# valgrind memcheck over bench and a UCI session that resizes Hash; any error or leak fails.
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all
+# A portable build: valgrind does not decode AVX-512.
+valgrind:
+	$(MAKE) EXE=build/valgrind/outpost ARCH=x86-64-v2 OPT="-O2 -g -DNDEBUG" build/valgrind/outpost
+	$(VALGRIND) build/valgrind/outpost bench 7 > build/valgrind_bench.txt
+	tail -n 1 build/valgrind_bench.txt
+	$(VALGRIND) build/valgrind/outpost < tests/data/valgrind_session.txt > build/valgrind_session.txt
+	@echo "session: $$(grep -c bestmove build/valgrind_session.txt) bestmoves, $$(grep -c readyok build/valgrind_session.txt) readyoks"
 
 # Tests link the library sources (not main.c) with cmocka. The engine binary is built
 # too, since the UCI tests drive it through pipes.
-build/tests/%: tests/%.c tests/test_util.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS) $(wildcard tests/fuzz/*)
-	@mkdir -p build/tests
-	$(CC) -O2 -g -DNDEBUG $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
+$(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS) $(wildcard tests/fuzz/*)
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(TEST_OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
 
 deps:
 	@bash tests/check_deps.sh
@@ -87,4 +116,4 @@ fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move
 	done
 
 clean:
-	rm -rf build $(EXE) outpost-debug *.gcda
+	rm -rf build $(EXE) outpost-debug *.gcda config.json

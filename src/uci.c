@@ -34,6 +34,7 @@ typedef struct {
     SearchControl ctl;
     pthread_t handle;
     bool searching;   // a thread was started and not yet joined
+    bool unbounded;   // that search has no limit of its own (infinite, mate only, none)
     atomic_bool finished; // the thread has printed bestmove
 
     // Options.
@@ -345,9 +346,9 @@ static void cmd_go(Engine *e, char **tok, int n)
     if (e->caps.max_nodes && (!limits.nodes || limits.nodes > e->caps.max_nodes))
         limits.nodes = e->caps.max_nodes;
 
-    // Only one search at a time: a go that arrives during one waits for it.
-    if (e->searching && !atomic_load(&e->finished)
-        && (e->thread->limits.infinite || atomic_load(&e->ctl.pondering))) {
+    // Only one search at a time: a go that arrives during one waits for it, unless that
+    // one would never end by itself (then the reader would wait forever).
+    if (e->searching && !atomic_load(&e->finished) && (e->unbounded || atomic_load(&e->ctl.pondering))) {
         say(e, "info string go while an unbounded search runs: stopping that search first");
         wait_for_search(e, true);
     }
@@ -367,6 +368,9 @@ static void cmd_go(Engine *e, char **tok, int n)
     atomic_store(&e->ctl.pondering, limits.ponder);
     atomic_store(&e->ctl.start_ms, tm_now());
     atomic_store(&e->finished, false);
+    e->unbounded = limits.infinite
+                || (!limits.depth && !limits.nodes
+                    && tm_budget(&limits, e->pos.side, e->move_overhead).hard_ms == INT64_MAX);
     if (pthread_create(&e->handle, NULL, search_thread_main, e) != 0) {
         // No thread: search here, as a depth-limited search cannot block for long.
         say(e, "info string cannot start a search thread; searching to depth 1");
@@ -489,7 +493,7 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
         quit = !handle_line(e, line, tok);
     }
     // On quit, stop at once; at end of input let a bounded search finish and answer.
-    bool unbounded = e->searching && (e->thread->limits.infinite || atomic_load(&e->ctl.pondering));
+    bool unbounded = e->searching && (e->unbounded || atomic_load(&e->ctl.pondering));
     wait_for_search(e, quit || unbounded);
     free(line);
     free(tok);

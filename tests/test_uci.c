@@ -4,160 +4,8 @@
 #include "test_util.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-enum { LINE_MAX_LEN = 65536, DEFAULT_WAIT_MS = 20000 };
-
-typedef struct {
-    pid_t pid;
-    int to_engine;
-    int from_engine;
-    char buf[1 << 20];
-    size_t len;
-    char line[LINE_MAX_LEN];
-} Engine;
-
-static Engine eng;
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void engine_start(void)
-{
-    int in[2], out[2];
-    assert_int_equal(pipe(in), 0);
-    assert_int_equal(pipe(out), 0);
-    eng.pid = fork();
-    assert_true(eng.pid >= 0);
-    if (eng.pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[1]);
-        close(out[0]);
-        execl("./outpost", "./outpost", (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    eng.to_engine = in[1];
-    eng.from_engine = out[0];
-    eng.len = 0;
-}
-
-static void send_raw(const void *data, size_t n)
-{
-    const char *p = data;
-    while (n) {
-        ssize_t w = write(eng.to_engine, p, n);
-        assert_true(w > 0);
-        p += w;
-        n -= (size_t)w;
-    }
-}
-
-static void send(const char *fmt, ...)
-{
-    char buf[LINE_MAX_LEN];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
-    va_end(ap);
-    assert_true(n >= 0 && n < (int)sizeof buf - 1);
-    buf[n++] = '\n';
-    send_raw(buf, (size_t)n);
-}
-
-// Reads the next line into eng.line; returns false on timeout or end of output.
-static bool read_line(int timeout_ms)
-{
-    int64_t deadline = now_ms() + timeout_ms;
-    for (;;) {
-        char *nl = memchr(eng.buf, '\n', eng.len);
-        if (nl) {
-            size_t n = (size_t)(nl - eng.buf);
-            assert_true(n < LINE_MAX_LEN);
-            memcpy(eng.line, eng.buf, n);
-            eng.line[n] = '\0';
-            // Lines end in LF alone and are single-spaced.
-            assert_null(strchr(eng.line, '\r'));
-            assert_null(strstr(eng.line, "  "));
-            memmove(eng.buf, nl + 1, eng.len - n - 1);
-            eng.len -= n + 1;
-            return true;
-        }
-        int left = (int)(deadline - now_ms());
-        if (left <= 0)
-            return false;
-        struct pollfd p = {eng.from_engine, POLLIN, 0};
-        if (poll(&p, 1, left) <= 0)
-            continue;
-        ssize_t r = read(eng.from_engine, eng.buf + eng.len, sizeof eng.buf - eng.len);
-        if (r <= 0)
-            return false;
-        eng.len += (size_t)r;
-    }
-}
-
-static bool starts_with(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
-
-// Reads until a line starting with prefix; the lines before it are kept in `seen` (the
-// last info line before it in last_info). Fails on timeout.
-static char last_info[LINE_MAX_LEN];
-static void expect(const char *prefix, int timeout_ms)
-{
-    last_info[0] = '\0';
-    int64_t deadline = now_ms() + timeout_ms;
-    while (read_line((int)(deadline - now_ms()))) {
-        if (starts_with(eng.line, prefix))
-            return;
-        if (starts_with(eng.line, "info ") && !starts_with(eng.line, "info string"))
-            snprintf(last_info, sizeof last_info, "%s", eng.line);
-    }
-    fail_msg("no line starting with '%s' within %d ms", prefix, timeout_ms);
-}
-
-// True if no line starting with prefix arrives within ms.
-static bool quiet_for(const char *prefix, int ms)
-{
-    int64_t deadline = now_ms() + ms;
-    while (now_ms() < deadline && read_line((int)(deadline - now_ms())))
-        if (starts_with(eng.line, prefix))
-            return false;
-    return true;
-}
-
-static int engine_wait_exit(int timeout_ms)
-{
-    int64_t deadline = now_ms() + timeout_ms;
-    int status;
-    while (now_ms() < deadline) {
-        pid_t r = waitpid(eng.pid, &status, WNOHANG);
-        if (r == eng.pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
-    }
-    kill(eng.pid, SIGKILL);
-    waitpid(eng.pid, &status, 0);
-    return -1;
-}
-
-static void engine_quit(void)
-{
-    send("quit");
-    close(eng.to_engine);
-    assert_int_equal(engine_wait_exit(5000), 0);
-    close(eng.from_engine);
-}
+#include "engine_pipe.h"
 
 static int setup(void **state)
 {
@@ -550,6 +398,26 @@ static void test_go_waits_for_running_search(void **state)
     assert_true(quiet_for("bestmove", 300));
 }
 
+// A search that would never end by itself (no limits, or only `mate` with no mate to
+// find) is stopped by the next go rather than waited for: the reader must not hang.
+static void test_go_after_unbounded_search(void **state)
+{
+    (void)state;
+    static const char *const UNBOUNDED[] = {"go", "go mate 3", "go searchmoves e2e4"};
+    for (int i = 0; i < 3; i++) {
+        send("position startpos");
+        send("%s", UNBOUNDED[i]);
+        send("go movetime 50");
+        expect_legal_bestmove(3000);
+        expect_legal_bestmove(3000);
+    }
+    send("go"); // isready is answered during it, and stop ends it
+    send("isready");
+    expect("readyok", 1000);
+    send("stop");
+    expect_legal_bestmove(3000);
+}
+
 static void test_fastchess_compliance(void **state)
 {
     (void)state;
@@ -557,7 +425,9 @@ static void test_fastchess_compliance(void **state)
         print_message("fastchess not in PATH: compliance check skipped\n");
         skip();
     }
-    assert_int_equal(system("fastchess --compliance ./outpost > build/compliance.log 2>&1"), 0);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "fastchess --compliance %s > build/compliance.log 2>&1", engine_path());
+    assert_int_equal(system(cmd), 0);
     assert_int_equal(system("grep -q 'Engine passed all compliance checks' build/compliance.log"), 0);
 }
 
@@ -581,6 +451,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_determinism, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multipv_and_wdl, setup, teardown),
         cmocka_unit_test_setup_teardown(test_go_waits_for_running_search, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_go_after_unbounded_search, setup, teardown),
         cmocka_unit_test(test_fastchess_compliance),
     };
     return cmocka_run_group_tests_name("uci", tests, NULL, NULL);
