@@ -3,7 +3,8 @@
 # count of every fault per player from the PGN: crashes/disconnects, stalls, time
 # forfeits and illegal moves. Exits non-zero if Outpost has any.
 # Usage: bench/soak.sh [games] [tc] [name]   (defaults: 1000 games, 1+0.01, soak)
-#   OPPONENT=gnuchess|stockfish|glaurung|toga2|ethereal   (default stockfish at UCI_Elo 1500)
+#   OPPONENT=gnuchess|stockfish|glaurung|toga2|ethereal   (default stockfish, limited to
+#   UCI_Elo=$ELO, default 2000)
 # Writes docs/<name>.pgn, docs/<name>.log (fastchess warnings) and docs/<name>.txt (summary).
 set -eu
 export PATH="$PATH:/usr/games" # Debian installs the engines there
@@ -14,7 +15,7 @@ NAME=${3:-soak}
 OPPONENT=${OPPONENT:-stockfish}
 command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
 case $OPPONENT in
-stockfish) opp=(cmd=stockfish name=Stockfish-1500 option.UCI_LimitStrength=true option.UCI_Elo=1500 option.Threads=1) ;;
+stockfish) opp=(cmd=stockfish "name=Stockfish-${ELO:-2000}" option.UCI_LimitStrength=true "option.UCI_Elo=${ELO:-2000}" option.Threads=1) ;;
 gnuchess) opp=(cmd=gnuchessu name=GNUChess) ;;
 glaurung) opp=(cmd=glaurung name=Glaurung option.Threads=1) ;;
 toga2) opp=(cmd=toga2 name=Toga2 "option.Number of Threads=1") ;;

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Gauntlet of Outpost against engines from Debian's packages, with fastchess from PATH.
+# Usage: bench/gauntlet.sh OPPONENT [games] [tc]   (defaults: 100 games, 10+0.1)
+#   OPPONENT: gnuchess | glaurung | toga2 | ethereal | sf1500 | sf2000 | sf2500 (Stockfish
+#   with UCI_LimitStrength at that UCI_Elo)
+# Hash 16, one thread each, concurrency 2, openings from tests/data/openings.epd with
+# colours swapped per opening. Writes docs/gauntlet/<date>-<opponent>-<commit>.{pgn,txt};
+# add the result to docs/STRENGTH.md (newest first) and the ladder in README.md.
+set -eu
+export PATH="$PATH:/usr/games" # Debian installs the engines there
+cd "$(dirname "$0")/.."
+OPP=${1:?usage: bench/gauntlet.sh OPPONENT [games] [tc]}
+GAMES=${2:-100}
+TC=${3:-10+0.1}
+command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+case $OPP in
+gnuchess) opp=(cmd=gnuchessu name=GNUChess-6.2.7) ;;
+glaurung) opp=(cmd=glaurung name=Glaurung-2.2 option.Threads=1) ;;
+toga2) opp=(cmd=toga2 "name=Toga-II-3.0" "option.Number of Threads=1") ;;
+ethereal) opp=(cmd=ethereal-chess name=Ethereal-12.00 option.Threads=1) ;;
+sf[0-9]*) opp=(cmd=stockfish "name=Stockfish-15.1-Elo${OPP#sf}" option.Threads=1 option.UCI_LimitStrength=true "option.UCI_Elo=${OPP#sf}") ;;
+*) echo "unknown opponent $OPP" >&2; exit 1 ;;
+esac
+command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: apt-get install the engine's package (see README)" >&2; exit 1; }
+make -s
+commit=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
+mkdir -p docs/gauntlet
+out=docs/gauntlet/$(date -u +%Y%m%d)-$OPP-$commit
+{
+    echo "# Outpost $commit vs ${opp[1]#name=}, $GAMES games, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
+    fastchess -engine cmd=./outpost name=Outpost -engine "${opp[@]}" \
+        -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
+        -openings file=tests/data/openings.epd format=epd order=random -recover \
+        -pgnout file="$out.pgn" 2>&1
+} | tee "$out.txt"
+rm -f config.json
