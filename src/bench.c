@@ -70,7 +70,8 @@ uint64_t bench_run(int depth, size_t hash_mb, FILE *out)
     }
     int64_t ms = tm_now() - start;
     uint64_t nps = nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1);
-    fprintf(out, "Positions  : %zu\nDepth      : %d\nTime (ms)  : %" PRId64 "\n", count, depth, ms);
+    // An info string, so that the summary is also a well-formed line in UCI mode.
+    fprintf(out, "info string bench: %zu positions, depth %d, %" PRId64 " ms\n", count, depth, ms);
     fprintf(out, "%" PRIu64 " nodes %" PRIu64 " nps\n", nodes, nps);
     fflush(out);
     tt_free(&tt);

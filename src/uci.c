@@ -113,6 +113,18 @@ static void apply_pending(Engine *e)
     }
 }
 
+// Waits for a running search to end before a command that needs the engine to itself
+// (go, go perft, bench). A search that would never end by itself (infinite, pondering,
+// no limit) is stopped first, or the reader would wait forever.
+static void wait_for_bounded_search(Engine *e, const char *why)
+{
+    if (e->searching && !atomic_load(&e->finished) && (e->unbounded || atomic_load(&e->ctl.pondering))) {
+        say(e, "info string %s while an unbounded search runs: stopping that search first", why);
+        wait_for_search(e, true);
+    }
+    wait_for_search(e, false);
+}
+
 // Joins a search that has already printed bestmove, then applies deferred changes.
 static void reap_finished(Engine *e)
 {
@@ -332,7 +344,7 @@ static void cmd_go(Engine *e, char **tok, int n)
             else if (!strcmp(k, "movetime")) limits.movetime = v < 1 ? 1 : v;
             else if (!strcmp(k, "nodes")) limits.nodes = v < 1 ? 1 : (uint64_t)v;
             else if (!strcmp(k, "perft")) {
-                wait_for_search(e, false);
+                wait_for_bounded_search(e, "go perft");
                 static Position p;
                 memcpy(&p, &e->pos, sizeof p);
                 perft_divide(&p, clamp_int(v, 0, e->caps.max_perft_depth ? e->caps.max_perft_depth : 64), e->out);
@@ -346,13 +358,8 @@ static void cmd_go(Engine *e, char **tok, int n)
     if (e->caps.max_nodes && (!limits.nodes || limits.nodes > e->caps.max_nodes))
         limits.nodes = e->caps.max_nodes;
 
-    // Only one search at a time: a go that arrives during one waits for it, unless that
-    // one would never end by itself (then the reader would wait forever).
-    if (e->searching && !atomic_load(&e->finished) && (e->unbounded || atomic_load(&e->ctl.pondering))) {
-        say(e, "info string go while an unbounded search runs: stopping that search first");
-        wait_for_search(e, true);
-    }
-    wait_for_search(e, false);
+    // Only one search at a time: a go that arrives during one waits for it.
+    wait_for_bounded_search(e, "go");
     apply_pending(e);
 
     SearchThread *t = e->thread;
@@ -441,7 +448,7 @@ static bool handle_line(Engine *e, char *line, char **tok)
     else if (!strcmp(cmd, "quit"))
         return false;
     else if (!strcmp(cmd, "bench")) {
-        wait_for_search(e, false);
+        wait_for_bounded_search(e, "bench");
         int64_t depth = BENCH_DEFAULT_DEPTH;
         if (n > 1 && (!parse_int(tok[1], &depth) || depth < 1 || depth > 64))
             depth = BENCH_DEFAULT_DEPTH;

@@ -6,10 +6,26 @@
 #include "test_util.h"
 
 #include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include "fuzz/fuzz.h"
 
 typedef int (*FuzzTarget)(const uint8_t *, size_t);
+
+enum { INPUT_TIMEOUT_S = 30 };
+
+// An input that hangs must fail the test rather than hang make test.
+static char current[512];
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "replay: input hangs: ";
+    (void)!write(2, msg, sizeof msg - 1);
+    (void)!write(2, current, strlen(current));
+    (void)!write(2, "\n", 1);
+    _exit(1);
+}
 
 // Runs target on each regular file of dir; returns how many it ran.
 static int replay_dir(const char *dir, FuzzTarget target)
@@ -22,14 +38,15 @@ static int replay_dir(const char *dir, FuzzTarget target)
     for (struct dirent *ent; (ent = readdir(d));) {
         if (ent->d_name[0] == '.')
             continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-        FILE *f = fopen(path, "rb");
+        snprintf(current, sizeof current, "%s/%s", dir, ent->d_name);
+        FILE *f = fopen(current, "rb");
         if (!f)
-            fail_msg("cannot read %s", path);
+            fail_msg("cannot read %s", current);
         size_t n = fread(buf, 1, sizeof buf, f);
         fclose(f);
+        alarm(INPUT_TIMEOUT_S);
         target(buf, n);
+        alarm(0);
         count++;
     }
     closedir(d);
@@ -67,6 +84,7 @@ static void test_replay_move(void **state)
 
 int main(void)
 {
+    signal(SIGALRM, on_alarm);
     init_tables();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replay_uci),

@@ -433,6 +433,18 @@ static void test_go_after_unbounded_search(void **state)
         expect_legal_bestmove(3000);
         expect_legal_bestmove(3000);
     }
+    // go perft and bench also need the engine to themselves: they stop a ponder search.
+    send("go ponder");
+    send("go perft 1");
+    expect("bestmove", 3000);
+    expect("Nodes searched: 20", 3000);
+    send("go infinite");
+    send("bench 1");
+    expect("bestmove", 3000);
+    expect("info string bench: 40 positions, depth 1", 10000);
+    assert_true(read_line(3000));
+    unsigned long long nodes, nps;
+    assert_int_equal(sscanf(eng.line, "%llu nodes %llu nps", &nodes, &nps), 2);
     send("go"); // isready is answered during it, and stop ends it
     send("isready");
     expect("readyok", 1000);
