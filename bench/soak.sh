@@ -5,7 +5,8 @@
 # Usage: bench/soak.sh [games] [tc] [name]   (defaults: 1000 games, 1+0.01, soak)
 #   OPPONENT=gnuchess|stockfish|glaurung|toga2|ethereal   (default stockfish, limited to
 #   UCI_Elo=$ELO, default 2000)
-# Writes docs/<name>.pgn, docs/<name>.log (fastchess warnings) and docs/<name>.txt (summary).
+# Writes docs/<name>.pgn.gz and docs/<name>.txt (the summary and fault counts); fastchess's
+# whole output (every game and warning) goes to build/<name>.full.txt.
 set -eu
 export PATH="$PATH:/usr/games" # Debian installs the engines there
 cd "$(dirname "$0")/.."
@@ -25,16 +26,24 @@ esac
 command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: see README (apt-get install)" >&2; exit 1; }
 make -s
 mkdir -p docs
-pgn=docs/$NAME.pgn log=docs/$NAME.log txt=docs/$NAME.txt
-rm -f "$pgn" "$log"
-{
-    echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD) games $GAMES tc $TC vs ${opp[1]#name=}"
-    fastchess -engine cmd=./outpost name=Outpost -engine "${opp[@]}" \
-        -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
-        -openings file=tests/data/openings.epd format=epd order=random -recover \
-        -pgnout file="$pgn" -log file="$log" level=warn 2>&1
-} | tee "$txt"
+mkdir -p build
+pgn=build/$NAME.pgn full=build/$NAME.full.txt txt=docs/$NAME.txt
+rm -f "$pgn"
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD) games $GAMES tc $TC vs ${opp[1]#name=}" | tee "$txt"
+fastchess -engine cmd=./outpost name=Outpost -engine "${opp[@]}" \
+    -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
+    -openings file=tests/data/openings.epd format=epd order=random -recover \
+    -pgnout file="$pgn" 2>&1 | tee "$full" | grep --line-buffered -E '^Finished game' | awk 'NR % 50 == 0' || true
 rm -f config.json
+# The last summary block, then fastchess's warnings counted per engine.
+awk '/^Results of/ { block = "" } /^Results of/, /^-----/ { block = block $0 "\n" } END { printf "%s", block }' "$full" | tee -a "$txt"
+echo "fastchess warnings per engine (e.g. a bestmove that is not the PV's first move):" | tee -a "$txt"
+grep '^Warning;' "$full" | sed -E 's/.* from (.*)$/\1/' | sort | uniq -c | tee -a "$txt"
+grep -q '^Warning;.* from Outpost$' "$full" || echo "      0 Outpost" | tee -a "$txt"
+grep -h '^Total Time' "$full" | tee -a "$txt"
+echo "PGN terminations (fastchess writes time forfeit / illegal move / abandoned for faults):" | tee -a "$txt"
+grep -h '^\[Termination' "$pgn" | sort | uniq -c | tee -a "$txt"
+gzip -9 -c "$pgn" > "docs/$NAME.pgn.gz"
 
 # Every game names its players in the tags and its end in the last comment, e.g.
 # "{White loses on time (3ms overrun)}"; map the colour back to the player.
