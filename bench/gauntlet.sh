@@ -4,7 +4,7 @@
 #   OPPONENT: gnuchess | glaurung | toga2 | ethereal | sf1500 | sf2000 | sf2500 (Stockfish
 #   with UCI_LimitStrength at that UCI_Elo)
 # Hash 16, one thread each, concurrency 2, openings from tests/data/openings.epd with
-# colours swapped per opening. Writes docs/gauntlet/<date>-<opponent>-<commit>.{pgn,txt};
+# colours swapped per opening. Writes docs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
 # add the result to docs/STRENGTH.md (newest first) and the ladder in README.md.
 set -eu
 export PATH="$PATH:/usr/games" # Debian installs the engines there
@@ -23,14 +23,19 @@ sf[0-9]*) opp=(cmd=stockfish "name=Stockfish-15.1-Elo${OPP#sf}" option.Threads=1
 esac
 command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: apt-get install the engine's package (see README)" >&2; exit 1; }
 make -s
+# Play a copy, so that rebuilding the working tree during a long run changes nothing.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp outpost "$work/outpost"
 commit=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
 mkdir -p docs/gauntlet
-out=docs/gauntlet/$(date -u +%Y%m%d)-$OPP-$commit
+out=docs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit
 {
     echo "# Outpost $commit vs ${opp[1]#name=}, $GAMES games, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
-    fastchess -engine cmd=./outpost name=Outpost -engine "${opp[@]}" \
+    fastchess -engine cmd="$work/outpost" name=Outpost -engine "${opp[@]}" \
         -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
         -openings file=tests/data/openings.epd format=epd order=random -recover \
         -pgnout file="$out.pgn" 2>&1
 } | tee "$out.txt"
+gzip -f "$out.pgn"
 rm -f config.json
