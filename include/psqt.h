@@ -13,15 +13,11 @@ static inline PackedScore S(int mg, int eg) { return (PackedScore)((uint32_t)eg 
 static inline int mg_of(PackedScore s) { return (int16_t)(uint16_t)(uint32_t)s; }
 static inline int eg_of(PackedScore s) { return (int16_t)(uint16_t)((uint32_t)(s + 0x8000) >> 16); }
 
-// Material values (middlegame, endgame) by piece type; the king's is 0.
-extern const int piece_value_mg[PIECE_TYPE_NB];
-extern const int piece_value_eg[PIECE_TYPE_NB];
-
 // psqt[piece][sq]: material plus square bonus, positive for white pieces and negative
 // for black ones, so a position's sum is white's score. Valid after psqt_init().
 extern PackedScore psqt[PIECE_NB][64];
 
-// Builds psqt[]. Idempotent.
+// Builds psqt[] from eval_weights (weights.h). Idempotent.
 void psqt_init(void);
 
 #endif

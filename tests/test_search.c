@@ -4,6 +4,7 @@
 #include "test_util.h"
 
 #include <ctype.h>
+#include <math.h>
 
 #include "eval.h"
 #include "move.h"
@@ -47,9 +48,9 @@ static void mirror_fen(const char *fen, char *out)
     sprintf(out + strlen(out), " %d %d", rule50, move);
 }
 
-static void test_eval_symmetry(void **state)
+// Calls check(fen) for the first four FEN fields of every line of the suites.
+static int for_each_suite_fen(void (*check)(const char *fen))
 {
-    (void)state;
     static const char *files[] = {"perft.epd", "bk.epd", "ecmgcp.epd"};
     int checked = 0;
     for (size_t f = 0; f < 3; f++) {
@@ -63,22 +64,66 @@ static void test_eval_symmetry(void **state)
                 strcat(fen, field < 3 ? " " : "");
                 p += len + 1;
             }
-            char err[128], mirrored[256];
+            char err[128];
             if (!pos_set_fen(&pos, fen, false, err, sizeof err))
                 continue;
-            Score a = eval_evaluate(&pos);
-            mirror_fen(fen, mirrored);
-            if (!pos_set_fen(&pos, mirrored, false, err, sizeof err))
-                fail_msg("mirror of %s rejected: %s (%s)", fen, mirrored, err);
-            Score b = eval_evaluate(&pos);
-            if (a != b)
-                fail_msg("eval %d of %s but %d of its mirror %s", a, fen, b, mirrored);
-            assert_true(a > -SCORE_MATE_IN_MAX && a < SCORE_MATE_IN_MAX);
+            check(fen);
             checked++;
         }
         fclose(in);
     }
-    assert_true(checked > 300);
+    return checked;
+}
+
+static void check_mirror(const char *fen)
+{
+    char err[128], mirrored[256];
+    Score a = eval_evaluate(&pos);
+    mirror_fen(fen, mirrored);
+    if (!pos_set_fen(&pos, mirrored, false, err, sizeof err))
+        fail_msg("mirror of %s rejected: %s (%s)", fen, mirrored, err);
+    Score b = eval_evaluate(&pos);
+    if (a != b)
+        fail_msg("eval %d of %s but %d of its mirror %s", a, fen, b, mirrored);
+    assert_true(a > -SCORE_MATE_IN_MAX && a < SCORE_MATE_IN_MAX);
+}
+
+static void test_eval_symmetry(void **state)
+{
+    (void)state;
+    assert_true(for_each_suite_fen(check_mirror) > 300);
+}
+
+static double trace_weights[WT_NB][2];
+static int traced_nonzero;
+
+// The tuner's linear model must reproduce the evaluation (up to its integer rounding),
+// or the tuner would fit something the engine does not compute.
+static void check_trace(const char *fen)
+{
+    EvalTrace trace;
+    Score traced = eval_trace(&pos, &trace);
+    Score plain = eval_evaluate(&pos);
+    if (traced != plain)
+        fail_msg("eval_trace %d but eval_evaluate %d for %s", traced, plain, fen);
+    double linear = eval_from_trace(&trace, (const double(*)[2])trace_weights, pos.side);
+    double white_view = pos.side == WHITE ? plain : -plain;
+    if (fabs(linear - white_view) > 1.5)
+        fail_msg("linear model %.2f but eval %.0f (white's view) for %s", linear, white_view, fen);
+    for (int i = 0; i < WT_NB; i++)
+        traced_nonzero += trace.coef[i] != 0;
+}
+
+static void test_eval_trace(void **state)
+{
+    (void)state;
+    for (int i = 0; i < WT_NB; i++) {
+        trace_weights[i][0] = eval_weights[i].mg;
+        trace_weights[i][1] = eval_weights[i].eg;
+    }
+    traced_nonzero = 0;
+    assert_true(for_each_suite_fen(check_trace) > 300);
+    assert_true(traced_nonzero > 300 * 20); // dozens of weights per position
 }
 
 static void test_eval_sense(void **state)
@@ -191,6 +236,7 @@ int main(void)
     init_tables();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eval_symmetry),
+        cmocka_unit_test(test_eval_trace),
         cmocka_unit_test(test_eval_sense),
         cmocka_unit_test(test_see),
         cmocka_unit_test(test_tt),
