@@ -25,7 +25,7 @@ FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 
-.PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz
+.PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools
 
 all: $(EXE)
 
@@ -76,6 +76,18 @@ valgrind:
 $(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS) $(wildcard tests/fuzz/*)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(TEST_OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
+
+# Tuning tools (docs/TUNING.md): datagen plays self-play games for data, tune fits
+# the evaluation's weights to them. Both link the engine's own modules.
+TOOLS := build/tools/datagen build/tools/tune
+tools: $(TOOLS)
+
+build/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h) $(MAGICS)
+	@mkdir -p build/tools
+	$(CC) $(ALL_CFLAGS) $< $(LIB_SRC) -o $@ $(LDFLAGS) $(LIBS)
+
+# The tools' test runs them.
+$(BUILD)/tests/test_tools: $(TOOLS)
 
 deps:
 	@bash tests/check_deps.sh
