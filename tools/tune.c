@@ -4,10 +4,14 @@
 // white) and sigmoid(K * eval / 400) = 1 / (1 + 10^(-K * eval / 400)). The evaluation
 // is linear in the weights given a position's trace (eval.h), so the gradient is exact
 // and every epoch runs over all positions (Adam steps). One position in ten is held
-// out, and the error on it is printed beside the training error.
-// Usage: tune [-o weights.c] [-e EPOCHS] [-r RATE] DATA...
+// out (or, with -t FILE, all of FILE's positions, from other games), and the error on
+// it is printed beside the training error.
+// An optional L2 penalty (-l LAMBDA) pulls each weight towards its starting value, so
+// that weights seen in few positions do not chase noise.
+// Usage: tune [-o weights.c] [-e EPOCHS] [-r RATE] [-l LAMBDA] [-t HELD_OUT] [-s SOURCE_NOTE] DATA...
 //   DATA lines: "<FEN> [1.0]" as tools/datagen writes them.
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +79,8 @@ static void add_sample(Data *d, const Position *pos, float result)
     }
 }
 
+// Loads a data file: every tenth position into test and the rest into train, or all
+// into whichever of the two is given.
 static void load(Data *train, Data *test, const char *path)
 {
     FILE *in = fopen(path, "r");
@@ -97,7 +103,8 @@ static void load(Data *train, Data *test, const char *path)
             bad++;
             continue;
         }
-        add_sample(n++ % 10 == 9 ? test : train, &pos, result);
+        add_sample(!train || (test && n % 10 == 9) ? test : train, &pos, result);
+        n++;
     }
     fclose(in);
     fprintf(stderr, "%s: %ld positions, %ld lines skipped\n", path, n, bad);
@@ -216,12 +223,16 @@ int main(int argc, char **argv)
 {
     const char *out_path = NULL, *source = "tools/tune";
     int epochs = 2000;
-    double rate = 1.0;
+    double rate = 1.0, lambda = 0;
     Data train = {0}, test = {0};
     attacks_init();
     zobrist_init();
     psqt_init();
     int files = 0;
+    bool split = true; // hold out a tenth of DATA unless -t gives a held-out file
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-t"))
+            split = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             out_path = argv[++i];
@@ -229,21 +240,25 @@ int main(int argc, char **argv)
             epochs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc)
             rate = atof(argv[++i]);
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc)
+            load(NULL, &test, argv[++i]);
+        else if (!strcmp(argv[i], "-l") && i + 1 < argc)
+            lambda = atof(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc)
             source = argv[++i];
         else {
-            load(&train, &test, argv[i]);
+            load(&train, split ? &test : NULL, argv[i]);
             files++;
         }
     }
     if (!files || train.n == 0) {
-        fprintf(stderr, "usage: tune [-o weights.c] [-e EPOCHS] [-r RATE] [-s SOURCE_NOTE] DATA...\n");
+        fprintf(stderr, "usage: tune [-o weights.c] [-e EPOCHS] [-r RATE] [-l LAMBDA] [-t HELD_OUT] [-s SOURCE_NOTE] DATA...\n");
         return 2;
     }
-    static double w[WT_NB][2], grad[WT_NB][2], m[WT_NB][2], v[WT_NB][2];
+    static double w[WT_NB][2], start[WT_NB][2], grad[WT_NB][2], m[WT_NB][2], v[WT_NB][2];
     for (int i = 0; i < WT_NB; i++) {
-        w[i][0] = eval_weights[i].mg;
-        w[i][1] = eval_weights[i].eg;
+        w[i][0] = start[i][0] = eval_weights[i].mg;
+        w[i][1] = start[i][1] = eval_weights[i].eg;
     }
     double k = fit_k(&train, (const double(*)[2])w);
     fprintf(stderr, "%zu training and %zu held-out positions, %zu terms; K = %.4f\n", train.n, test.n, train.n_terms, k);
@@ -255,7 +270,7 @@ int main(int argc, char **argv)
         gradient(&train, (const double(*)[2])w, k, grad);
         for (int i = 0; i < WT_NB; i++) {
             for (int p = 0; p < 2; p++) {
-                double g = grad[i][p] / (double)train.n;
+                double g = grad[i][p] / (double)train.n + lambda * (w[i][p] - start[i][p]);
                 m[i][p] = beta1 * m[i][p] + (1 - beta1) * g;
                 v[i][p] = beta2 * v[i][p] + (1 - beta2) * g * g;
                 double mh = m[i][p] / (1 - pow(beta1, e)), vh = v[i][p] / (1 - pow(beta2, e));
