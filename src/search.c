@@ -137,6 +137,8 @@ static void update_pv(SearchThread *t, int ply, Move m)
 static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
 {
     Position *pos = &t->pos;
+    if (t->aborted) // a re-search after the abort must not count a node
+        return 0;
     t->nodes++;
     t->pv_len[ply] = 0;
     check_limits(t);
@@ -217,6 +219,8 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
     if (depth <= 0)
         return qsearch(t, alpha, beta, ply);
 
+    if (t->aborted) // a re-search after the abort must not count a node
+        return 0;
     t->nodes++;
     t->pv_len[ply] = 0;
     check_limits(t);
@@ -381,7 +385,6 @@ static Score search_root(SearchThread *t, Score alpha, Score beta, int depth)
         RootMove *rm = &t->root_moves[i];
         t->seldepth = 0;
         pos_make_move(pos, rm->move);
-        t->nodes++;
         int new_depth = depth - 1 + (pos_in_check(pos) ? 1 : 0);
         Score score;
         if (i == t->pv_idx) {

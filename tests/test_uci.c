@@ -387,6 +387,17 @@ static void test_determinism(void **state)
         }
     }
     assert_non_null(strstr(first, " nodes 30000"));
+    // The limit is exact also when it falls inside a re-search (these once overshot by one).
+    const char *limits[] = {"1000", "4000", "10000", "25000", "70000"};
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++) {
+        char cmd[64], want[64];
+        snprintf(cmd, sizeof cmd, "go nodes %s", limits[i]);
+        snprintf(want, sizeof want, " nodes %s ", limits[i]);
+        send("position startpos");
+        send(cmd);
+        expect_legal_bestmove(DEFAULT_WAIT_MS);
+        assert_non_null(strstr(last_info, want));
+    }
 }
 
 static void test_multipv_and_wdl(void **state)
