@@ -6,6 +6,7 @@
 # Hash 16, one thread each, concurrency 2, openings from tests/data/openings.epd with
 # colours swapped per opening. Writes docs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
 # add the result to docs/STRENGTH.md (newest first) and the ladder in README.md.
+# bench/ladder.sh sums runs split across sessions.
 set -eu
 export PATH="$PATH:/usr/games" # Debian installs the engines there
 cd "$(dirname "$0")/.."

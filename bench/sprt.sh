@@ -3,7 +3,9 @@
 # build made from a git ref, 10+0.1, Hash 16, one thread, concurrency 2, openings from
 # tests/data/openings.epd with colours swapped per opening.
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc]   (defaults: 0 5 10+0.1)
-# Writes docs/sprt/<date>-<base>-<head>.{pgn,txt}; the last lines give the SPRT verdict.
+# Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt}; the last lines give the SPRT verdict.
+# Bounds: 0 5 for small changes; a change expected to gain a lot (a retune) may use
+# wider ones such as 0 20, which end sooner; say which in the commit.
 set -eu
 export PATH="$PATH:/usr/games"
 cd "$(dirname "$0")/.."
@@ -22,7 +24,7 @@ make -s EXE="$work/outpost-new"
 head=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
 base_short=$(git rev-parse --short "$BASE")
 mkdir -p docs/sprt
-out=docs/sprt/$(date -u +%Y%m%d)-$base_short-$head
+out=docs/sprt/$(date -u +%Y%m%d-%H%M)-$base_short-$head
 {
     echo "# SPRT $head vs $base_short, elo0=$ELO0 elo1=$ELO1, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "# new bench: $("$work/outpost-new" bench | tail -n 1)"
@@ -33,4 +35,5 @@ out=docs/sprt/$(date -u +%Y%m%d)-$base_short-$head
         -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -recover \
         -pgnout file="$out.pgn" 2>&1
 } | tee "$out.txt"
+gzip -f "$out.pgn"
 rm -f config.json
