@@ -169,6 +169,8 @@ def main():
     n_games = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     base = float(sys.argv[2]) if len(sys.argv) > 2 else 3.0
     inc = float(sys.argv[3]) if len(sys.argv) > 3 else 0.03
+    if not os.access(ENGINE, os.X_OK):
+        sys.exit(f"{ENGINE} not found: run make first")
     print(f"python-chess {chess.__version__}, engine {ENGINE}")
     engine = open_engine()
     try:
