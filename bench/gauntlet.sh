@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gauntlet of Outpost against engines from Debian's packages, with fastchess from PATH.
 # Usage: bench/gauntlet.sh OPPONENT [games] [tc]   (defaults: 100 games, 10+0.1)
-#   OPPONENT: gnuchess | glaurung | toga2 | ethereal | sf1500 | sf2000 | sf2500 (Stockfish
+#   OPPONENT: gnuchess | glaurung | toga2 | ethereal | sfNNNN, e.g. sf2000 (Stockfish
 #   with UCI_LimitStrength at that UCI_Elo)
 # Hash 16, one thread each, concurrency 2, openings from tests/data/openings.epd with
 # colours swapped per opening. Writes docs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
