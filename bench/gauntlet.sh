@@ -31,12 +31,30 @@ cp outpost "$work/outpost"
 commit=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
 mkdir -p docs/gauntlet
 out=docs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit
+# Kills the processes of group $1 whose parent is gone. GNU Chess's UCI adapter can die on
+# its own assertion and leave its engine process behind, burning CPU under the rest of the
+# match and holding the log pipe open after fastchess ends.
+reap_orphans()
+{
+    ps -e -o pid=,ppid=,pgid= | awk -v g="$1" '
+        { pgid[$1] = $3; ppid[$1] = $2 }
+        END { for (p in pgid) if (pgid[p] == g && p != g && pgid[ppid[p]] != g) print p }' |
+        xargs -r kill 2>/dev/null || true
+}
 {
     echo "# Outpost $commit vs ${opp[1]#name=}, $GAMES games, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
-    fastchess -engine cmd="$work/outpost" name=Outpost -engine "${opp[@]}" \
+    # A process group of its own (setsid) holds fastchess and every engine it starts.
+    setsid fastchess -engine cmd="$work/outpost" name=Outpost -engine "${opp[@]}" \
         -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
         -openings file=tests/data/openings.epd format=epd order=random -recover \
-        -pgnout file="$out.pgn" 2>&1
+        -pgnout file="$out.pgn" 2>&1 &
+    match=$!
+    while kill -0 "$match" 2>/dev/null; do
+        reap_orphans "$match"
+        sleep 2
+    done
+    wait "$match" || true
+    kill -- -"$match" 2>/dev/null || true
 } | tee "$out.txt"
 gzip -f "$out.pgn"
 rm -f config.json
