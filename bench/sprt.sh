@@ -3,37 +3,91 @@
 # build made from a git ref, 10+0.1, Hash 16, one thread, concurrency 2, openings from
 # tests/data/openings.epd with colours swapped per opening.
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc]   (defaults: 0 5 10+0.1)
+#        bench/sprt.sh --resume NAME               (continue a run that was cut short)
 # Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt}; the last lines give the SPRT verdict.
 # Bounds: 0 5 for small changes; a change expected to gain a lot (a retune) may use
 # wider ones such as 0 20, which end sooner; say which in the commit.
+# The two builds and fastchess's saved state (config.json, written every two games and on
+# Ctrl-C) live in $OUTPOST_SPRT_STATE/NAME (default ~/.cache/outpost-sprt/NAME) until the
+# SPRT reaches a verdict, so a run stopped by a reboot or Ctrl-C goes on with --resume NAME,
+# NAME being the docs/sprt file name without its extension.
 set -eu
 export PATH="$PATH:/usr/games"
 cd "$(dirname "$0")/.."
+command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+state_root=${OUTPOST_SPRT_STATE:-${XDG_CACHE_HOME:-$HOME/.cache}/outpost-sprt}
+
+# Keeps the first N games of a PGN: the games fastchess had counted when it saved its state.
+trim_pgn() {
+    awk -v n="$2" '/^\[Event / { g++ } g <= n' "$1" >"$1.tmp"
+    mv "$1.tmp" "$1"
+}
+
+# Games counted in a fastchess config.json.
+saved_games() {
+    grep -oE '"(wins|losses|draws)": *[0-9]+' "$1" | awk -F: '{ s += $2 } END { print s + 0 }'
+}
+
+# Runs fastchess with the given arguments, appending to $out.txt; drops the state once
+# the SPRT has a verdict, and keeps it otherwise.
+# Ctrl-C reaches fastchess, which saves its state and stops; tee and this script carry on.
+run() {
+    trap 'echo "interrupted"' INT
+    fastchess "$@" 2>&1 | tee -i -a "$out.txt"
+    trap - INT
+    if [ -f "$out.pgn" ]; then
+        gzip -f "$out.pgn"
+    fi
+    if grep -q "SPRT.*completed\|H[01] was accepted" "$out.txt"; then
+        rm -rf "$state"
+    else
+        echo "no SPRT verdict yet; continue with: bench/sprt.sh --resume $(basename "$out")"
+    fi
+}
+
+if [ "${1:-}" = "--resume" ]; then
+    name=${2:?usage: bench/sprt.sh --resume NAME}
+    out=docs/sprt/$name
+    state=$state_root/$name
+    [ -f "$state/config.json" ] || { echo "no saved state in $state" >&2; exit 1; }
+    if [ -f "$out.pgn.gz" ]; then
+        gunzip -f "$out.pgn.gz"
+    fi
+    games=$(saved_games "$state/config.json")
+    if [ -f "$out.pgn" ]; then
+        trim_pgn "$out.pgn" "$games"
+    fi
+    echo "# resumed $(date -u +%Y-%m-%dT%H:%MZ) after $games saved games; later games dropped from the PGN" >>"$out.txt"
+    run -config file="$state/config.json" outname="$state/config.json"
+    exit 0
+fi
+
 BASE=${1:?usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc]}
 ELO0=${2:-0}
 ELO1=${3:-5}
 TC=${4:-10+0.1}
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+head=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
+base_short=$(git rev-parse --short "$BASE")
+mkdir -p docs/sprt
+name=$(date -u +%Y%m%d-%H%M)-$base_short-$head
+out=docs/sprt/$name
+state=$state_root/$name
+mkdir -p "$state"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/base" "$BASE"
 make -s -C "$work/base" EXE=outpost-base >/dev/null
-cp "$work/base/outpost-base" "$work/"
+cp "$work/base/outpost-base" "$state/"
 git worktree remove --force "$work/base"
-make -s EXE="$work/outpost-new"
-head=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
-base_short=$(git rev-parse --short "$BASE")
-mkdir -p docs/sprt
-out=docs/sprt/$(date -u +%Y%m%d-%H%M)-$base_short-$head
+make -s EXE="$state/outpost-new"
 {
     echo "# SPRT $head vs $base_short, elo0=$ELO0 elo1=$ELO1, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
-    echo "# new bench: $("$work/outpost-new" bench | tail -n 1)"
-    echo "# base bench: $("$work/outpost-base" bench | tail -n 1)"
-    fastchess -engine cmd="$work/outpost-new" name="new-$head" -engine cmd="$work/outpost-base" name="base-$base_short" \
-        -each tc="$TC" option.Hash=16 option.Threads=1 -rounds 20000 -games 2 -repeat -concurrency 2 \
-        -openings file=tests/data/openings.epd format=epd order=random \
-        -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -recover \
-        -pgnout file="$out.pgn" 2>&1
+    echo "# new bench: $("$state/outpost-new" bench | tail -n 1)"
+    echo "# base bench: $("$state/outpost-base" bench | tail -n 1)"
 } | tee "$out.txt"
-gzip -f "$out.pgn"
-rm -f config.json
+run -engine cmd="$state/outpost-new" name="new-$head" -engine cmd="$state/outpost-base" name="base-$base_short" \
+    -each tc="$TC" option.Hash=16 option.Threads=1 -rounds 20000 -games 2 -repeat -concurrency 2 \
+    -openings file=tests/data/openings.epd format=epd order=random \
+    -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -recover \
+    -autosaveinterval 2 -config outname="$state/config.json" \
+    -pgnout file="$out.pgn"
