@@ -11,6 +11,9 @@
 # Ctrl-C) live in $OUTPOST_SPRT_STATE/NAME (default ~/.cache/outpost-sprt/NAME) until the
 # SPRT reaches a verdict, so a run stopped by a reboot or Ctrl-C goes on with --resume NAME,
 # NAME being the docs/sprt file name without its extension.
+# Games are adjudicated to save time (games average about 150 plies when played out):
+# resigned when both engines see 600 cp or more for one side for 3 moves, drawn after
+# move 40 when both see 10 cp or less for 8 moves.
 set -eu
 export PATH="$PATH:/usr/games"
 cd "$(dirname "$0")/.."
@@ -89,5 +92,6 @@ run -engine cmd="$state/outpost-new" name="new-$head" -engine cmd="$state/outpos
     -each tc="$TC" option.Hash=16 option.Threads=1 -rounds 20000 -games 2 -repeat -concurrency 2 \
     -openings file=tests/data/openings.epd format=epd order=random \
     -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -recover \
+    -resign movecount=3 score=600 twosided=true -draw movenumber=40 movecount=8 score=10 \
     -autosaveinterval 2 -config outname="$state/config.json" \
     -pgnout file="$out.pgn"
