@@ -4,7 +4,9 @@
 # tests/data/openings.epd with colours swapped per opening.
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc]   (defaults: 0 5 10+0.1)
 #        bench/sprt.sh --resume NAME               (continue a run that was cut short)
-# Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt}; the last lines give the SPRT verdict.
+# Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt,patch}; the last lines of .txt give
+# the SPRT verdict; .patch is the tested code's difference from the base, so a change
+# tested on a branch that is later lost can be rebuilt.
 # Bounds: 0 5 for small changes; a change expected to gain a lot (a retune) may use
 # wider ones such as 0 20, which end sooner; say which in the commit.
 # The two builds and fastchess's saved state (config.json, written every two games and on
@@ -81,6 +83,7 @@ trap 'rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/base" "$BASE"
 make -s -C "$work/base" EXE=outpost-base >/dev/null
 cp "$work/base/outpost-base" "$state/"
+git diff "$BASE" -- src include Makefile >"$out.patch"
 git worktree remove --force "$work/base"
 make -s EXE="$state/outpost-new"
 {
