@@ -69,9 +69,14 @@ typedef struct {
     Score static_eval[MAX_PLY + 2];
     Move killers[MAX_PLY + 2][2];
     int16_t history[COLOR_NB][64][64];
+    // Continuation history: how well a quiet move (piece, to) did after the move made one
+    // or two plies earlier (piece, to). moved[ply] is piece * 64 + to of the move made at
+    // ply, or -1 for a null move.
+    int moved[MAX_PLY + 2];
+    int16_t cont_history[PIECE_NB * 64][PIECE_NB * 64];
 } SearchThread;
 
-// Forgets everything learned (ucinewgame): killers and history.
+// Forgets everything learned (ucinewgame): killers and both histories.
 void search_clear(SearchThread *t);
 
 // Searches t->pos within t->limits, printing info lines and, if t->opts.print_bestmove,

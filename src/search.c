@@ -33,6 +33,7 @@ void search_clear(SearchThread *t)
 {
     memset(t->killers, 0, sizeof t->killers);
     memset(t->history, 0, sizeof t->history);
+    memset(t->cont_history, 0, sizeof t->cont_history);
 }
 
 /* ---------------------------------------------------------------- limits */
@@ -75,7 +76,31 @@ static int mvv_lva(const Position *pos, Move m)
     return value;
 }
 
-static void score_moves(const SearchThread *t, const MoveList *list, int *scores, Move tt_move, int ply)
+static int piece_to(const Position *pos, Move m) { return pos->board[move_from(m)] * 64 + move_to(m); }
+
+// The continuation-history entry of quiet move m after the move made `back` plies
+// before ply, or NULL when there is no such move (the root, a null move).
+static int16_t *cont_entry(SearchThread *t, int ply, int back, Move m)
+{
+    if (ply < back || t->moved[ply - back] < 0)
+        return NULL;
+    return &t->cont_history[t->moved[ply - back]][piece_to(&t->pos, m)];
+}
+
+// Ordering score of a quiet move: butterfly history plus continuation history one and
+// two plies back.
+static int quiet_score(SearchThread *t, Move m, int ply)
+{
+    int s = t->history[t->pos.side][move_from(m)][move_to(m)];
+    for (int back = 1; back <= 2; back++) {
+        const int16_t *c = cont_entry(t, ply, back, m);
+        if (c)
+            s += *c;
+    }
+    return s;
+}
+
+static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move tt_move, int ply)
 {
     const Position *pos = &t->pos;
     for (int i = 0; i < list->count; i++) {
@@ -90,7 +115,7 @@ static void score_moves(const SearchThread *t, const MoveList *list, int *scores
         else if (m == t->killers[ply][1])
             scores[i] = SCORE_KILLER;
         else
-            scores[i] = t->history[pos->side][move_from(m)][move_to(m)];
+            scores[i] = quiet_score(t, m, ply);
     }
 }
 
@@ -114,6 +139,17 @@ static Move pick_move(MoveList *list, int *scores, int i)
 static void update_history(int16_t *h, int bonus)
 {
     *h = (int16_t)(*h + bonus - *h * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
+}
+
+// Rewards (bonus > 0) or punishes a quiet move in all its history tables.
+static void update_quiet(SearchThread *t, Move m, int ply, int bonus)
+{
+    update_history(&t->history[t->pos.side][move_from(m)][move_to(m)], bonus);
+    for (int back = 1; back <= 2; back++) {
+        int16_t *c = cont_entry(t, ply, back, m);
+        if (c)
+            update_history(c, bonus);
+    }
 }
 
 /* ---------------------------------------------------------------- search */
@@ -185,6 +221,7 @@ static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
         // Out of check, losing captures and underpromotions cannot raise alpha in practice.
         if (!in_check && scores[i] < SCORE_GOOD_NOISY && m != tt_move)
             continue;
+        t->moved[ply] = piece_to(pos, m);
         pos_make_move(pos, m);
         Score score = -qsearch(t, -beta, -alpha, ply + 1);
         pos_unmake_move(pos, m);
@@ -267,6 +304,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         // pawn endings, where zugzwang makes passing the best "move".
         if (depth >= 3 && eval >= beta && pos_has_non_pawn(pos, pos->side) && pos_state(pos)->move != MOVE_NULL) {
             int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            t->moved[ply] = -1;
             pos_make_null(pos);
             Score s = -negamax(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
             pos_unmake_null(pos);
@@ -309,6 +347,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
                 continue; // SEE pruning
         }
 
+        t->moved[ply] = piece_to(pos, m);
         pos_make_move(pos, m);
         bool gives_check = pos_in_check(pos);
         // Step 10. Check extension.
@@ -320,7 +359,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
             int r = reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
             r += !pv_node + cut_node - improving;
             r -= scores[i] >= SCORE_KILLER;
-            r -= scores[i] / 8192;
+            r -= scores[i] / 12288;
             r -= gives_check;
             int reduced = new_depth - (r > 0 ? r : 0);
             if (reduced < 1)
@@ -363,9 +402,9 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
             t->killers[ply][0] = best_move;
         }
         int bonus = depth * depth > 1200 ? 1200 : depth * depth;
-        update_history(&t->history[pos->side][move_from(best_move)][move_to(best_move)], bonus * 8);
+        update_quiet(t, best_move, ply, bonus * 8);
         for (int i = 0; i < n_quiets; i++)
-            update_history(&t->history[pos->side][move_from(quiets[i])][move_to(quiets[i])], -bonus * 8);
+            update_quiet(t, quiets[i], ply, -bonus * 8);
     }
 
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
@@ -384,6 +423,7 @@ static Score search_root(SearchThread *t, Score alpha, Score beta, int depth)
     for (int i = t->pv_idx; i < t->n_root; i++) {
         RootMove *rm = &t->root_moves[i];
         t->seldepth = 0;
+        t->moved[0] = piece_to(pos, rm->move);
         pos_make_move(pos, rm->move);
         int new_depth = depth - 1 + (pos_in_check(pos) ? 1 : 0);
         Score score;
