@@ -21,6 +21,7 @@ typedef struct {
     int rule50;          // plies since the last capture or pawn move
     int plies_from_null; // plies since the last null move (bounds the repetition scan)
     int captured;        // piece captured by the move that led here, or NO_PIECE
+    int moved;           // piece that made that move, or NO_PIECE after a null move
     Move move;           // move that led here
 } StateInfo;
 
@@ -67,6 +68,11 @@ void pos_unmake_null(Position *pos);
 bool pos_trim_history(Position *pos);
 
 static inline const StateInfo *pos_state(const Position *pos) { return &pos->states[pos->st_index]; }
+// The state `plies` moves back (0: the current one); plies must not exceed the moves made.
+static inline const StateInfo *pos_state_back(const Position *pos, int plies)
+{
+    return &pos->states[pos->st_index - plies];
+}
 static inline Key pos_key(const Position *pos) { return pos_state(pos)->key; }
 static inline Bitboard pos_checkers(const Position *pos) { return pos_state(pos)->checkers; }
 static inline bool pos_in_check(const Position *pos) { return pos_checkers(pos) != 0; }

@@ -70,9 +70,7 @@ typedef struct {
     Move killers[MAX_PLY + 2][2];
     int16_t history[COLOR_NB][64][64];
     // Continuation history: how well a quiet move (piece, to) did after the move made one
-    // or two plies earlier (piece, to). moved[ply] is piece * 64 + to of the move made at
-    // ply, or -1 for a null move.
-    int moved[MAX_PLY + 2];
+    // or two plies earlier (piece, to), as the position's states record them.
     int16_t cont_history[PIECE_NB * 64][PIECE_NB * 64];
 } SearchThread;
 

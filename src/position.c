@@ -284,6 +284,7 @@ bool pos_set_fen(Position *pos, const char *fen, bool chess960, char *err, size_
         fullmove = 1;
     p.states[0].rule50 = rule50;
     p.states[0].captured = NO_PIECE;
+    p.states[0].moved = NO_PIECE;
     p.states[0].move = MOVE_NONE;
     p.game_ply = 2 * (fullmove - 1) + p.side;
     p.st_index = 0;
@@ -368,6 +369,7 @@ void pos_make_move(Position *pos, Move m)
     int us = pos->side;
     Square from = move_from(m), to = move_to(m);
     int piece = pos->board[from];
+    st->moved = piece;
 
     if (move_is_castle(m)) {
         Square kto, rto;
@@ -447,6 +449,7 @@ void pos_make_null(Position *pos)
     st->plies_from_null = 0;
     st->move = MOVE_NULL;
     st->captured = NO_PIECE;
+    st->moved = NO_PIECE;
     st->key ^= zobrist.side;
     if (st->ep != SQ_NONE) {
         st->key ^= zobrist.ep_file[sq_file(st->ep)];

@@ -78,13 +78,16 @@ static int mvv_lva(const Position *pos, Move m)
 
 static int piece_to(const Position *pos, Move m) { return pos->board[move_from(m)] * 64 + move_to(m); }
 
-// The continuation-history entry of quiet move m after the move made `back` plies
-// before ply, or NULL when there is no such move (the root, a null move).
+// The continuation-history entry of quiet move m after the search's move made `back`
+// plies before ply, or NULL when there is no such move (before the root, a null move).
 static int16_t *cont_entry(SearchThread *t, int ply, int back, Move m)
 {
-    if (ply < back || t->moved[ply - back] < 0)
+    if (ply < back)
         return NULL;
-    return &t->cont_history[t->moved[ply - back]][piece_to(&t->pos, m)];
+    const StateInfo *st = pos_state_back(&t->pos, back - 1);
+    if (st->move == MOVE_NULL)
+        return NULL;
+    return &t->cont_history[st->moved * 64 + move_to(st->move)][piece_to(&t->pos, m)];
 }
 
 // Ordering score of a quiet move: butterfly history plus continuation history one and
@@ -221,7 +224,6 @@ static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
         // Out of check, losing captures and underpromotions cannot raise alpha in practice.
         if (!in_check && scores[i] < SCORE_GOOD_NOISY && m != tt_move)
             continue;
-        t->moved[ply] = piece_to(pos, m);
         pos_make_move(pos, m);
         Score score = -qsearch(t, -beta, -alpha, ply + 1);
         pos_unmake_move(pos, m);
@@ -304,7 +306,6 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         // pawn endings, where zugzwang makes passing the best "move".
         if (depth >= 3 && eval >= beta && pos_has_non_pawn(pos, pos->side) && pos_state(pos)->move != MOVE_NULL) {
             int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
-            t->moved[ply] = -1;
             pos_make_null(pos);
             Score s = -negamax(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
             pos_unmake_null(pos);
@@ -347,7 +348,6 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
                 continue; // SEE pruning
         }
 
-        t->moved[ply] = piece_to(pos, m);
         pos_make_move(pos, m);
         bool gives_check = pos_in_check(pos);
         // Step 10. Check extension.
@@ -423,7 +423,6 @@ static Score search_root(SearchThread *t, Score alpha, Score beta, int depth)
     for (int i = t->pv_idx; i < t->n_root; i++) {
         RootMove *rm = &t->root_moves[i];
         t->seldepth = 0;
-        t->moved[0] = piece_to(pos, rm->move);
         pos_make_move(pos, rm->move);
         int new_depth = depth - 1 + (pos_in_check(pos) ? 1 : 0);
         Score score;
