@@ -78,34 +78,36 @@ static int mvv_lva(const Position *pos, Move m)
 
 static int piece_to(const Position *pos, Move m) { return pos->board[move_from(m)] * 64 + move_to(m); }
 
-// The continuation-history entry of quiet move m after the search's move made `back`
-// plies before ply, or NULL when there is no such move (before the root, a null move).
-static int16_t *cont_entry(SearchThread *t, int ply, int back, Move m)
+// The continuation-history rows of the search's moves one and two plies before ply, read
+// once per node; NULL where there is no such move (before the root, a null move).
+static void cont_rows(SearchThread *t, int ply, int16_t *rows[2])
 {
-    if (ply < back)
-        return NULL;
-    const StateInfo *st = pos_state_back(&t->pos, back - 1);
-    if (st->move == MOVE_NULL)
-        return NULL;
-    return &t->cont_history[st->moved * 64 + move_to(st->move)][piece_to(&t->pos, m)];
+    for (int back = 1; back <= 2; back++) {
+        rows[back - 1] = NULL;
+        if (ply < back)
+            continue;
+        const StateInfo *st = pos_state_back(&t->pos, back - 1);
+        if (st->move != MOVE_NULL)
+            rows[back - 1] = t->cont_history[st->moved * 64 + move_to(st->move)];
+    }
 }
 
 // Ordering score of a quiet move: butterfly history plus continuation history one and
 // two plies back.
-static int quiet_score(SearchThread *t, Move m, int ply)
+static int quiet_score(const SearchThread *t, int16_t *const rows[2], Move m)
 {
     int s = t->history[t->pos.side][move_from(m)][move_to(m)];
-    for (int back = 1; back <= 2; back++) {
-        const int16_t *c = cont_entry(t, ply, back, m);
-        if (c)
-            s += *c;
-    }
+    for (int k = 0; k < 2; k++)
+        if (rows[k])
+            s += rows[k][piece_to(&t->pos, m)];
     return s;
 }
 
 static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move tt_move, int ply)
 {
     const Position *pos = &t->pos;
+    int16_t *rows[2];
+    cont_rows(t, ply, rows);
     for (int i = 0; i < list->count; i++) {
         Move m = list->moves[i];
         if (m == tt_move)
@@ -118,7 +120,7 @@ static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move
         else if (m == t->killers[ply][1])
             scores[i] = SCORE_KILLER;
         else
-            scores[i] = quiet_score(t, m, ply);
+            scores[i] = quiet_score(t, rows, m);
     }
 }
 
@@ -145,14 +147,12 @@ static void update_history(int16_t *h, int bonus)
 }
 
 // Rewards (bonus > 0) or punishes a quiet move in all its history tables.
-static void update_quiet(SearchThread *t, Move m, int ply, int bonus)
+static void update_quiet(SearchThread *t, int16_t *const rows[2], Move m, int bonus)
 {
     update_history(&t->history[t->pos.side][move_from(m)][move_to(m)], bonus);
-    for (int back = 1; back <= 2; back++) {
-        int16_t *c = cont_entry(t, ply, back, m);
-        if (c)
-            update_history(c, bonus);
-    }
+    for (int k = 0; k < 2; k++)
+        if (rows[k])
+            update_history(&rows[k][piece_to(&t->pos, m)], bonus);
 }
 
 /* ---------------------------------------------------------------- search */
@@ -402,9 +402,11 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
             t->killers[ply][0] = best_move;
         }
         int bonus = depth * depth > 1200 ? 1200 : depth * depth;
-        update_quiet(t, best_move, ply, bonus * 8);
+        int16_t *rows[2];
+        cont_rows(t, ply, rows);
+        update_quiet(t, rows, best_move, bonus * 8);
         for (int i = 0; i < n_quiets; i++)
-            update_quiet(t, quiets[i], ply, -bonus * 8);
+            update_quiet(t, rows, quiets[i], -bonus * 8);
     }
 
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
