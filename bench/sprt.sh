@@ -2,13 +2,16 @@
 # SPRT self-play with fastchess (from PATH): the working tree's build against a base
 # build made from a git ref, 10+0.1, Hash 16, one thread, concurrency 2, openings from
 # tests/data/openings.epd with colours swapped per opening.
-# Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc]   (defaults: 0 5 10+0.1)
+# Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc] [max_games]   (defaults: 0 5 10+0.1 40000)
 #        bench/sprt.sh --resume NAME               (continue a run that was cut short)
 # Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt,patch}; the last lines of .txt give
 # the SPRT verdict; .patch is the tested code's difference from the base, so a change
 # tested on a branch that is later lost can be rebuilt.
 # Bounds: 0 5 for small changes; a change expected to gain a lot (a retune) may use
 # wider ones such as 0 20, which end sooner; say which in the commit.
+# max_games caps a run: a change still without a verdict there has not shown a gain and is
+# not kept (at about 235 games an hour, a change worth 0 Elo needs several thousand games
+# to be rejected at 0 10).
 # The two builds and fastchess's saved state (config.json, written every two games and on
 # Ctrl-C) live in $OUTPOST_SPRT_STATE/NAME (default ~/.cache/outpost-sprt/NAME) until the
 # SPRT reaches a verdict, so a run stopped by a reboot or Ctrl-C goes on with --resume NAME,
@@ -40,10 +43,15 @@ run() {
     trap 'echo "interrupted"' INT
     fastchess "$@" 2>&1 | tee -i -a "$out.txt"
     trap - INT
+    local cap
+    cap=$(cat "$state/max_games" 2>/dev/null || echo 40000)
     if [ -f "$out.pgn" ]; then
         gzip -f "$out.pgn"
     fi
     if grep -q "SPRT.*completed\|H[01] was accepted" "$out.txt"; then
+        rm -rf "$state"
+    elif [ "$(zcat "$out.pgn.gz" 2>/dev/null | grep -c '^\[Event ')" -ge "$cap" ]; then
+        echo "# game cap of $cap reached without a verdict: not shown to gain" | tee -a "$out.txt"
         rm -rf "$state"
     else
         echo "no SPRT verdict yet; continue with: bench/sprt.sh --resume $(basename "$out")"
@@ -71,6 +79,7 @@ BASE=${1:?usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc]}
 ELO0=${2:-0}
 ELO1=${3:-5}
 TC=${4:-10+0.1}
+MAX_GAMES=${5:-40000}
 head=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
 base_short=$(git rev-parse --short "$BASE")
 mkdir -p docs/sprt
@@ -78,6 +87,7 @@ name=$(date -u +%Y%m%d-%H%M)-$base_short-$head
 out=docs/sprt/$name
 state=$state_root/$name
 mkdir -p "$state"
+echo "$MAX_GAMES" >"$state/max_games"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/base" "$BASE"
@@ -87,12 +97,12 @@ git diff "$BASE" -- src include Makefile >"$out.patch"
 git worktree remove --force "$work/base"
 make -s EXE="$state/outpost-new"
 {
-    echo "# SPRT $head vs $base_short, elo0=$ELO0 elo1=$ELO1, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "# SPRT $head vs $base_short, elo0=$ELO0 elo1=$ELO1, tc $TC, at most $MAX_GAMES games, $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "# new bench: $("$state/outpost-new" bench | tail -n 1)"
     echo "# base bench: $("$state/outpost-base" bench | tail -n 1)"
 } | tee "$out.txt"
 run -engine cmd="$state/outpost-new" name="new-$head" -engine cmd="$state/outpost-base" name="base-$base_short" \
-    -each tc="$TC" option.Hash=16 option.Threads=1 -rounds 20000 -games 2 -repeat -concurrency 2 \
+    -each tc="$TC" option.Hash=16 option.Threads=1 -rounds $((MAX_GAMES / 2)) -games 2 -repeat -concurrency 2 \
     -openings file=tests/data/openings.epd format=epd order=random \
     -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -recover \
     -resign movecount=3 score=600 twosided=true -draw movenumber=40 movecount=8 score=10 \
