@@ -36,6 +36,11 @@ saved_games() {
     grep -oE '"(wins|losses|draws)": *[0-9]+' "$1" | awk -F: '{ s += $2 } END { print s + 0 }'
 }
 
+# The run's game cap in a fastchess config.json: rounds times games per round.
+max_games() {
+    grep -oE '"(rounds|games)": *[0-9]+' "$1" | awk -F: 'BEGIN { p = 1 } { p *= $2 } END { print p }'
+}
+
 # Runs fastchess with the given arguments, appending to $out.txt; drops the state once
 # the SPRT has a verdict, and keeps it otherwise.
 # Ctrl-C reaches fastchess, which saves its state and stops; tee and this script carry on.
@@ -43,15 +48,13 @@ run() {
     trap 'echo "interrupted"' INT
     fastchess "$@" 2>&1 | tee -i -a "$out.txt"
     trap - INT
-    local cap
-    cap=$(cat "$state/max_games" 2>/dev/null || echo 40000)
     if [ -f "$out.pgn" ]; then
         gzip -f "$out.pgn"
     fi
     if grep -q "SPRT.*completed\|H[01] was accepted" "$out.txt"; then
         rm -rf "$state"
-    elif [ "$(zcat "$out.pgn.gz" 2>/dev/null | grep -c '^\[Event ')" -ge "$cap" ]; then
-        echo "# game cap of $cap reached without a verdict: not shown to gain" | tee -a "$out.txt"
+    elif [ "$(saved_games "$state/config.json")" -ge "$(max_games "$state/config.json")" ]; then
+        echo "# game cap of $(max_games "$state/config.json") reached without a verdict: not shown to gain" | tee -a "$out.txt"
         rm -rf "$state"
     else
         echo "no SPRT verdict yet; continue with: bench/sprt.sh --resume $(basename "$out")"
@@ -87,7 +90,6 @@ name=$(date -u +%Y%m%d-%H%M)-$base_short-$head
 out=docs/sprt/$name
 state=$state_root/$name
 mkdir -p "$state"
-echo "$MAX_GAMES" >"$state/max_games"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/base" "$BASE"

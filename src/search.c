@@ -103,11 +103,11 @@ static int quiet_score(const SearchThread *t, int16_t *const rows[2], Move m)
     return s;
 }
 
-static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move tt_move, int ply)
+// rows: the node's continuation-history rows (cont_rows), read only for quiet moves.
+static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move tt_move, int ply,
+                        int16_t *const rows[2])
 {
     const Position *pos = &t->pos;
-    int16_t *rows[2];
-    cont_rows(t, ply, rows);
     for (int i = 0; i < list->count; i++) {
         Move m = list->moves[i];
         if (m == tt_move)
@@ -216,7 +216,10 @@ static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
     MoveList list;
     int scores[MAX_MOVES];
     gen_moves(pos, &list, in_check ? GEN_ALL : GEN_NOISY);
-    score_moves(t, &list, scores, tt_move, ply);
+    int16_t *rows[2] = {NULL, NULL}; // only evasions include quiet moves
+    if (in_check)
+        cont_rows(t, ply, rows);
+    score_moves(t, &list, scores, tt_move, ply, rows);
     Move best_move = MOVE_NONE;
     int old_alpha = alpha;
     for (int i = 0; i < list.count; i++) {
@@ -327,7 +330,9 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
     gen_moves(pos, &list, GEN_ALL);
     if (list.count == 0)
         return in_check ? mated_in(ply) : SCORE_DRAW;
-    score_moves(t, &list, scores, tt_move, ply);
+    int16_t *rows[2];
+    cont_rows(t, ply, rows);
+    score_moves(t, &list, scores, tt_move, ply, rows);
 
     Score best = -SCORE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE;
@@ -402,8 +407,6 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
             t->killers[ply][0] = best_move;
         }
         int bonus = depth * depth > 1200 ? 1200 : depth * depth;
-        int16_t *rows[2];
-        cont_rows(t, ply, rows);
         update_quiet(t, rows, best_move, bonus * 8);
         for (int i = 0; i < n_quiets; i++)
             update_quiet(t, rows, quiets[i], -bonus * 8);
