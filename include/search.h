@@ -68,6 +68,7 @@ typedef struct {
     int pv_len[MAX_PLY + 1];
     Score static_eval[MAX_PLY + 2];
     Move killers[MAX_PLY + 2][2];
+    Move excluded[MAX_PLY + 2]; // move left out by a singular-extension search at that ply
     int16_t history[COLOR_NB][64][64];
     // Continuation history: how well a quiet move (piece, to) did after the move made one
     // or two plies earlier (piece, to), as the position's states record them.

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -14,7 +15,7 @@
 #include "move.h"
 #include "see.h"
 
-enum { CHECK_INTERVAL = 1024, HISTORY_MAX = 16384 };
+enum { CHECK_INTERVAL = 1024, HISTORY_MAX = 16384, SE_DEPTH = 8, SE_MARGIN = 2 };
 
 static int reductions[64][64];
 
@@ -282,10 +283,13 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         return alpha;
 
     // Step 3. Transposition table cutoff (not in PV nodes, to keep the PV whole).
+    Move excluded = t->excluded[ply];
     bool found;
     TTEntry *tte = tt_probe(t->tt, pos_key(pos), &found);
     Move tt_move = found ? tte->move : MOVE_NONE;
-    if (found && !pv_node && tt_depth(tte) >= depth) {
+    // A copy for the singular test: searches below may replace the slot before it runs.
+    TTEntry tt_hit = found ? *tte : (TTEntry){ 0 };
+    if (found && !pv_node && !excluded && tt_depth(tte) >= depth) {
         Score s = tt_score_from(tte->score, ply);
         int bound = tt_bound(tte);
         if (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) || (bound == BOUND_UPPER && s <= alpha))
@@ -300,7 +304,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
     bool improving = !in_check && ply >= 2 && t->static_eval[ply - 2] != SCORE_NONE && eval > t->static_eval[ply - 2];
     t->killers[ply + 1][0] = t->killers[ply + 1][1] = MOVE_NONE;
 
-    if (!pv_node && !in_check) {
+    if (!pv_node && !in_check && !excluded) {
         // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
         if (depth <= 8 && eval - 75 * (depth - improving) >= beta && eval < SCORE_MATE_IN_MAX)
             return eval;
@@ -340,6 +344,8 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
     int n_quiets = 0, move_count = 0;
     for (int i = 0; i < list.count; i++) {
         Move m = pick_move(&list, scores, i);
+        if (m == excluded)
+            continue;
         bool quiet = !move_is_noisy(m);
         move_count++;
 
@@ -353,13 +359,31 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
                 continue; // SEE pruning
         }
 
+        // Step 10. Singular extension: a TT move that beats every alternative by a margin
+        // is searched one ply deeper; if several moves beat beta, cut at once (multi-cut).
+        int extension = 0;
+        Score tt_score = m == tt_move ? tt_score_from(tt_hit.score, ply) : SCORE_NONE;
+        if (depth >= SE_DEPTH && m == tt_move && !excluded && (tt_bound(&tt_hit) & BOUND_LOWER)
+            && tt_depth(&tt_hit) >= depth - 3 && abs(tt_score) < SCORE_MATE_IN_MAX) {
+            Score s_beta = tt_score - SE_MARGIN * depth;
+            t->excluded[ply] = m;
+            Score s = negamax(t, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
+            t->excluded[ply] = MOVE_NONE;
+            if (t->aborted)
+                return 0;
+            if (s < s_beta)
+                extension = 1;
+            else if (s_beta >= beta)
+                return s_beta;
+        }
+
         pos_make_move(pos, m);
         bool gives_check = pos_in_check(pos);
-        // Step 10. Check extension.
-        int new_depth = depth - 1 + (gives_check ? 1 : 0);
+        // Step 11. Check extension.
+        int new_depth = depth - 1 + (extension ? extension : gives_check ? 1 : 0);
         Score score;
 
-        // Step 11. Late-move reductions, then principal-variation search.
+        // Step 12. Late-move reductions, then principal-variation search.
         if (depth >= 3 && move_count > 1 + pv_node && quiet) {
             int r = reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
             r += !pv_node + cut_node - improving;
@@ -400,7 +424,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
             quiets[n_quiets++] = m;
     }
 
-    // Step 12. A quiet move that refuted this node teaches killers and history.
+    // Step 13. A quiet move that refuted this node teaches killers and history.
     if (best >= beta && !move_is_noisy(best_move)) {
         if (t->killers[ply][0] != best_move) {
             t->killers[ply][1] = t->killers[ply][0];
@@ -412,6 +436,8 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
             update_quiet(t, rows, quiets[i], -bonus * 8);
     }
 
+    if (excluded) // the excluded move was the only one, or its search must not pollute the TT
+        return best == -SCORE_INFINITE ? alpha : best;
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(t->tt, tte, pos_key(pos), tt_score_to(best, ply), eval, bound, depth, best_move);
     return best;
