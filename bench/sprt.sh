@@ -15,7 +15,10 @@
 # The two builds and fastchess's saved state (config.json, written every two games and on
 # Ctrl-C) live in $OUTPOST_SPRT_STATE/NAME (default ~/.cache/outpost-sprt/NAME) until the
 # SPRT reaches a verdict, so a run stopped by a reboot or Ctrl-C goes on with --resume NAME,
-# NAME being the docs/sprt file name without its extension.
+# NAME being the docs/sprt file name without its extension. On a machine without that state
+# (a new machine, a cleared cache), --resume rebuilds it: both builds from the base commit
+# and NAME.patch, checked against the benches NAME.txt recorded, and fastchess's state
+# holding the results of the complete game pairs in NAME.pgn.gz.
 # Games are adjudicated to save time (games average about 150 plies when played out):
 # resigned when both engines see 600 cp or more for one side for 3 moves, drawn after
 # move 40 when both see 10 cp or less for 8 moves.
@@ -61,11 +64,96 @@ run() {
     fi
 }
 
+# Sets args to the fastchess arguments of a run: STATE HEAD BASE TC ELO0 ELO1 MAX_GAMES PGN.
+set_args() {
+    args=(-engine cmd="$1/outpost-new" name="new-$2" -engine cmd="$1/outpost-base" name="base-$3"
+        -each tc="$4" option.Hash=16 option.Threads=1 -rounds $(($7 / 2)) -games 2 -repeat -concurrency 2
+        -openings file=tests/data/openings.epd format=epd order=random
+        -sprt elo0="$5" elo1="$6" alpha=0.05 beta=0.05 -recover
+        -resign movecount=3 score=600 twosided=true -draw movenumber=40 movecount=8 score=10
+        -autosaveinterval 2 -config outname="$1/config.json"
+        -pgnout file="$8")
+}
+
+# Keeps the games of complete pairs (both games of a round) in the PGN $1 and prints the new
+# side's results over them in fastchess's terms: wins, losses, draws, then the pair counts
+# WW WD WL DD LD LL (WL: one win and one loss, in either order).
+complete_pairs() {
+    awk '
+        FNR == NR { if (/^\[Round /) n[$2]++; next }
+        function flush() {
+            if (buf == "" || n[r] != 2)
+                return
+            printf "%s", buf >(FILENAME ".pairs")
+            s = res == "\"1-0\"]" ? 2 : res == "\"0-1\"]" ? 0 : 1 # half points, White
+            if (white !~ /^"new-/)
+                s = 2 - s
+            w += s == 2; l += s == 0; d += s == 1
+            if (r in first) {
+                p[first[r] > s ? first[r] s : s first[r]]++
+                delete first[r]
+            } else
+                first[r] = s
+        }
+        /^\[Event / { flush(); buf = "" }
+        { buf = buf $0 "\n" }
+        /^\[Round / { r = $2 }
+        /^\[White / { white = $2 }
+        /^\[Result / { res = $2 }
+        END { flush(); print w + 0, l + 0, d + 0, p["22"] + 0, p["21"] + 0, p["20"] + 0, p["11"] + 0, p["10"] + 0, p["00"] + 0 }
+    ' "$1" "$1"
+    mv "$1.pairs" "$1"
+}
+
+# Rebuilds the state of run $1 in $state (see the header).
+rebuild_state() {
+    local name=$1 out=docs/sprt/$1 header base head tc elo0 elo1 max work stats
+    header=$(head -n 1 "$out.txt")
+    base=$(echo "$name" | cut -d- -f3)
+    head=$(echo "$name" | cut -d- -f4-)
+    elo0=$(echo "$header" | sed -n 's/.*elo0=\([-0-9.]*\).*/\1/p')
+    elo1=$(echo "$header" | sed -n 's/.*elo1=\([-0-9.]*\).*/\1/p')
+    tc=$(echo "$header" | sed -n 's/.*, tc \([^,]*\),.*/\1/p')
+    max=$(echo "$header" | sed -n 's/.*at most \([0-9]*\) games.*/\1/p')
+    [ -n "$elo0" ] && [ -n "$elo1" ] && [ -n "$tc" ] && [ -f "$out.patch" ] && [ -f "$out.pgn.gz" ] ||
+        { echo "cannot rebuild $name: $out.txt, .patch or .pgn.gz is missing or unreadable" >&2; exit 1; }
+    echo "rebuilding the state of $name in $state"
+    mkdir -p "$state"
+    work=$(mktemp -d)
+    git worktree add -q --detach "$work/base" "$base"
+    make -s -C "$work/base" EXE=outpost-base >/dev/null
+    cp "$work/base/outpost-base" "$state/"
+    git -C "$work/base" apply "$PWD/$out.patch"
+    make -s -C "$work/base" EXE=outpost-new >/dev/null
+    cp "$work/base/outpost-new" "$state/"
+    git worktree remove --force "$work/base"
+    for side in new base; do
+        local want got
+        want=$(sed -n "s/^# $side bench: \([0-9]*\) nodes.*/\1/p" "$out.txt")
+        got=$("$state/outpost-$side" bench | tail -n 1 | cut -d' ' -f1)
+        [ "$want" = "$got" ] || { echo "the rebuilt $side side benches $got, the run recorded $want" >&2; rm -rf "$state" "$work"; exit 1; }
+    done
+    gunzip -f "$out.pgn.gz"
+    read -r -a stats <<<"$(complete_pairs "$out.pgn")"
+    # fastchess writes its state file when interrupted; the games it began are not counted.
+    set_args "$state" "$head" "$base" "$tc" "$elo0" "$elo1" "${max:-40000}" "$work/scratch.pgn"
+    timeout -s INT 5 fastchess "${args[@]}" >/dev/null 2>&1 || true
+    [ -f "$state/config.json" ] || { echo "fastchess wrote no state file" >&2; exit 1; }
+    local keys=(wins losses draws penta_WW penta_WD penta_WL penta_DD penta_LD penta_LL) i
+    for i in "${!keys[@]}"; do
+        sed -i "s/\"${keys[$i]}\": *[0-9]*/\"${keys[$i]}\": ${stats[$i]}/" "$state/config.json"
+    done
+    sed -i "s|\"$work/scratch.pgn\"|\"$out.pgn\"|" "$state/config.json"
+    rm -rf "$work"
+    gzip -f "$out.pgn"
+    echo "# state rebuilt $(date -u +%Y-%m-%dT%H:%MZ) from $base, $name.patch and the PGN's complete pairs: wins losses draws ${stats[*]:0:3}; pairs WW WD WL DD LD LL ${stats[*]:3}" | tee -a "$out.txt"
+}
+
 if [ "${1:-}" = "--resume" ]; then
     name=${2:?usage: bench/sprt.sh --resume NAME}
     out=docs/sprt/$name
     state=$state_root/$name
-    [ -f "$state/config.json" ] || { echo "no saved state in $state" >&2; exit 1; }
+    [ -f "$state/config.json" ] || rebuild_state "$name"
     if [ -f "$out.pgn.gz" ]; then
         gunzip -f "$out.pgn.gz"
     fi
@@ -103,10 +191,5 @@ make -s EXE="$state/outpost-new"
     echo "# new bench: $("$state/outpost-new" bench | tail -n 1)"
     echo "# base bench: $("$state/outpost-base" bench | tail -n 1)"
 } | tee "$out.txt"
-run -engine cmd="$state/outpost-new" name="new-$head" -engine cmd="$state/outpost-base" name="base-$base_short" \
-    -each tc="$TC" option.Hash=16 option.Threads=1 -rounds $((MAX_GAMES / 2)) -games 2 -repeat -concurrency 2 \
-    -openings file=tests/data/openings.epd format=epd order=random \
-    -sprt elo0="$ELO0" elo1="$ELO1" alpha=0.05 beta=0.05 -recover \
-    -resign movecount=3 score=600 twosided=true -draw movenumber=40 movecount=8 score=10 \
-    -autosaveinterval 2 -config outname="$state/config.json" \
-    -pgnout file="$out.pgn"
+set_args "$state" "$head" "$base_short" "$TC" "$ELO0" "$ELO1" "$MAX_GAMES" "$out.pgn"
+run "${args[@]}"
