@@ -3,15 +3,20 @@
 # build made from a git ref, 10+0.1, Hash 16, one thread, concurrency 2, openings from
 # tests/data/openings.epd with colours swapped per opening.
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc] [max_games]   (defaults: 0 5 10+0.1 40000)
-#        bench/sprt.sh --resume NAME               (continue a run that was cut short)
+#        bench/sprt.sh --resume NAME [max_games]   (continue a run that was cut short)
 # Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt,patch}; the last lines of .txt give
 # the SPRT verdict; .patch is the tested code's difference from the base, so a change
 # tested on a branch that is later lost can be rebuilt.
-# Bounds: 0 5 for small changes; a change expected to gain a lot (a retune) may use
-# wider ones such as 0 20, which end sooner; say which in the commit.
+# Bounds are in normalized Elo, fastchess's default SPRT model (about 0.72 logistic Elo per
+# nElo in these self-play games: +16.3 Elo was nElo 22.7). Bounds: 0 5 for small changes;
+# a change expected to gain a lot (a retune) may use wider ones such as 0 20, which end
+# sooner; say which in the commit.
 # max_games caps a run: a change still without a verdict there has not shown a gain and is
 # not kept (at about 235 games an hour, a change worth 0 Elo needs several thousand games
-# to be rejected at 0 10).
+# to be rejected at 0 10). The cap is a budget, not part of the test: --resume NAME
+# max_games raises it and continues the run. That cannot raise the chance of keeping a
+# change worth elo0 or less above alpha, since a change is still kept only when the LLR
+# reaches the upper bound, which an uncapped SPRT would reach too; it only costs games.
 # The two builds and fastchess's saved state (config.json, written every two games and on
 # Ctrl-C) live in $OUTPOST_SPRT_STATE/NAME (default ~/.cache/outpost-sprt/NAME) until the
 # SPRT reaches a verdict, so a run stopped by a reboot or Ctrl-C goes on with --resume NAME,
@@ -28,8 +33,10 @@ cd "$(dirname "$0")/.."
 command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
 state_root=${OUTPOST_SPRT_STATE:-${XDG_CACHE_HOME:-$HOME/.cache}/outpost-sprt}
 
-# Keeps the first N games of a PGN: the games fastchess had counted when it saved its state.
+# Keeps the first N games of complete pairs in a PGN: the games fastchess had counted when
+# it saved its state (it counts a game once its pair is complete).
 trim_pgn() {
+    complete_pairs "$1" >/dev/null
     awk -v n="$2" '/^\[Event / { g++ } g <= n' "$1" >"$1.tmp"
     mv "$1.tmp" "$1"
 }
@@ -49,12 +56,13 @@ max_games() {
 # Ctrl-C reaches fastchess, which saves its state and stops; tee and this script carry on.
 run() {
     trap 'echo "interrupted"' INT
-    fastchess "$@" 2>&1 | tee -i -a "$out.txt"
+    rm -f "$state/last.log"
+    fastchess "$@" 2>&1 | tee -i -a "$out.txt" "$state/last.log"
     trap - INT
     if [ -f "$out.pgn" ]; then
         gzip -f "$out.pgn"
     fi
-    if grep -q "SPRT.*completed\|H[01] was accepted" "$out.txt"; then
+    if grep -q "SPRT.*completed\|H[01] was accepted" "$state/last.log"; then
         rm -rf "$state"
     elif [ "$(saved_games "$state/config.json")" -ge "$(max_games "$state/config.json")" ]; then
         echo "# game cap of $(max_games "$state/config.json") reached without a verdict: not shown to gain" | tee -a "$out.txt"
@@ -75,25 +83,31 @@ set_args() {
         -pgnout file="$8")
 }
 
-# Keeps the games of complete pairs (both games of a round) in the PGN $1 and prints the new
-# side's results over them in fastchess's terms: wins, losses, draws, then the pair counts
-# WW WD WL DD LD LL (WL: one win and one loss, in either order).
+# Keeps the games of complete pairs in the PGN $1 and prints the new side's results over
+# them in fastchess's terms: wins, losses, draws, then the pair counts WW WD WL DD LD LL
+# (WL: one win and one loss, in either order). A game pairs with the next game of the same
+# round: a resumed run may play a round number again, and a game whose partner was cut off
+# by an interruption pairs with none.
 complete_pairs() {
+    : >"$1.pairs"
     awk '
-        FNR == NR { if (/^\[Round /) n[$2]++; next }
-        function flush() {
-            if (buf == "" || n[r] != 2)
+        function flush(s) {
+            if (buf == "")
                 return
-            printf "%s", buf >(FILENAME ".pairs")
             s = res == "\"1-0\"]" ? 2 : res == "\"0-1\"]" ? 0 : 1 # half points, White
             if (white !~ /^"new-/)
                 s = 2 - s
-            w += s == 2; l += s == 0; d += s == 1
             if (r in first) {
+                printf "%s%s", held[r], buf >(FILENAME ".pairs")
+                w += (s == 2) + (first[r] == 2); l += (s == 0) + (first[r] == 0)
+                d += (s == 1) + (first[r] == 1)
                 p[first[r] > s ? first[r] s : s first[r]]++
                 delete first[r]
-            } else
+                delete held[r]
+            } else {
                 first[r] = s
+                held[r] = buf
+            }
         }
         /^\[Event / { flush(); buf = "" }
         { buf = buf $0 "\n" }
@@ -101,7 +115,7 @@ complete_pairs() {
         /^\[White / { white = $2 }
         /^\[Result / { res = $2 }
         END { flush(); print w + 0, l + 0, d + 0, p["22"] + 0, p["21"] + 0, p["20"] + 0, p["11"] + 0, p["10"] + 0, p["00"] + 0 }
-    ' "$1" "$1"
+    ' "$1"
     mv "$1.pairs" "$1"
 }
 
@@ -136,7 +150,7 @@ rebuild_state() {
     gunzip -f "$out.pgn.gz"
     read -r -a stats <<<"$(complete_pairs "$out.pgn")"
     # fastchess writes its state file when interrupted; the games it began are not counted.
-    set_args "$state" "$head" "$base" "$tc" "$elo0" "$elo1" "${max:-40000}" "$work/scratch.pgn"
+    set_args "$state" "$head" "$base" "$tc" "$elo0" "$elo1" "${new_max:-${max:-40000}}" "$work/scratch.pgn"
     timeout -s INT 5 fastchess "${args[@]}" >/dev/null 2>&1 || true
     [ -f "$state/config.json" ] || { echo "fastchess wrote no state file" >&2; exit 1; }
     local keys=(wins losses draws penta_WW penta_WD penta_WL penta_DD penta_LD penta_LL) i
@@ -150,10 +164,15 @@ rebuild_state() {
 }
 
 if [ "${1:-}" = "--resume" ]; then
-    name=${2:?usage: bench/sprt.sh --resume NAME}
+    name=${2:?usage: bench/sprt.sh --resume NAME [max_games]}
+    new_max=${3:-}
     out=docs/sprt/$name
     state=$state_root/$name
     [ -f "$state/config.json" ] || rebuild_state "$name"
+    if [ -n "$new_max" ]; then
+        sed -i "s/\"rounds\": *[0-9]*/\"rounds\": $((new_max / 2))/" "$state/config.json"
+        echo "# game cap raised to $(max_games "$state/config.json") $(date -u +%Y-%m-%dT%H:%MZ)" | tee -a "$out.txt"
+    fi
     if [ -f "$out.pgn.gz" ]; then
         gunzip -f "$out.pgn.gz"
     fi
