@@ -73,9 +73,12 @@ typedef struct {
     // Continuation history: how well a quiet move (piece, to) did after the move made one
     // or two plies earlier (piece, to), as the position's states record them.
     int16_t cont_history[PIECE_NB * 64][PIECE_NB * 64];
+    // Capture history: how often a capture or promotion by (piece, to, victim type) refuted
+    // a node; orders noisy moves within their SEE class.
+    int16_t cap_history[PIECE_NB][64][PIECE_TYPE_NB];
 } SearchThread;
 
-// Forgets everything learned (ucinewgame): killers and both histories.
+// Forgets everything learned (ucinewgame): killers and all histories.
 void search_clear(SearchThread *t);
 
 // Searches t->pos within t->limits, printing info lines and, if t->opts.print_bestmove,

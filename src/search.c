@@ -15,7 +15,7 @@
 #include "move.h"
 #include "see.h"
 
-enum { CHECK_INTERVAL = 1024, HISTORY_MAX = 16384, SE_DEPTH = 8, SE_MARGIN = 2 };
+enum { CHECK_INTERVAL = 1024, HISTORY_MAX = 16384, SE_DEPTH = 8, SE_MARGIN = 2, CAP_DIV = 16 };
 
 static int reductions[64][64];
 
@@ -35,6 +35,7 @@ void search_clear(SearchThread *t)
     memset(t->killers, 0, sizeof t->killers);
     memset(t->history, 0, sizeof t->history);
     memset(t->cont_history, 0, sizeof t->cont_history);
+    memset(t->cap_history, 0, sizeof t->cap_history);
 }
 
 /* ---------------------------------------------------------------- limits */
@@ -104,6 +105,14 @@ static int quiet_score(const SearchThread *t, int16_t *const rows[2], Move m)
     return s;
 }
 
+static int16_t *cap_entry(SearchThread *t, Move m)
+{
+    const Position *pos = &t->pos;
+    int victim = pos->board[move_to(m)];
+    int type = move_is_ep(m) || victim == NO_PIECE ? PAWN : piece_type(victim);
+    return &t->cap_history[pos->board[move_from(m)]][move_to(m)][type];
+}
+
 // rows: the node's continuation-history rows (cont_rows), read only for quiet moves.
 static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move tt_move, int ply,
                         int16_t *const rows[2])
@@ -115,7 +124,10 @@ static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move
             scores[i] = SCORE_TT_MOVE;
         else if (move_is_noisy(m)) {
             bool underpromo = move_is_promo(m) && move_promo_type(m) != QUEEN;
-            scores[i] = (!underpromo && see_ge(pos, m, 0) ? SCORE_GOOD_NOISY : SCORE_BAD_NOISY) + mvv_lva(pos, m);
+            // The offset keeps every capture within its SEE band whatever its history, since
+            // qsearch skips the moves scored below SCORE_GOOD_NOISY.
+            scores[i] = (!underpromo && see_ge(pos, m, 0) ? SCORE_GOOD_NOISY : SCORE_BAD_NOISY) + HISTORY_MAX / CAP_DIV
+                        + mvv_lva(pos, m) + *cap_entry(t, m) / CAP_DIV;
         } else if (m == t->killers[ply][0])
             scores[i] = SCORE_KILLER + 1;
         else if (m == t->killers[ply][1])
@@ -340,8 +352,8 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
 
     Score best = -SCORE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE;
-    Move quiets[MAX_MOVES];
-    int n_quiets = 0, move_count = 0;
+    Move quiets[MAX_MOVES], noisies[MAX_MOVES];
+    int n_quiets = 0, n_noisies = 0, move_count = 0;
     for (int i = 0; i < list.count; i++) {
         Move m = pick_move(&list, scores, i);
         if (m == excluded)
@@ -420,20 +432,33 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
                     break;
             }
         }
-        if (quiet && m != best_move)
-            quiets[n_quiets++] = m;
+        if (m != best_move) {
+            if (quiet)
+                quiets[n_quiets++] = m;
+            else
+                noisies[n_noisies++] = m;
+        }
     }
 
-    // Step 13. A quiet move that refuted this node teaches killers and history.
-    if (best >= beta && !move_is_noisy(best_move)) {
-        if (t->killers[ply][0] != best_move) {
-            t->killers[ply][1] = t->killers[ply][0];
-            t->killers[ply][0] = best_move;
-        }
+    // Step 13. A move that refuted this node teaches the histories: a refuting capture
+    // gains capture-history credit, a refuting quiet move becomes a killer and gains
+    // history while the quiet moves tried before it lose some, and the noisy moves tried
+    // before it lose capture-history credit either way.
+    if (best >= beta) {
         int bonus = depth * depth > 1200 ? 1200 : depth * depth;
-        update_quiet(t, rows, best_move, bonus * 8);
-        for (int i = 0; i < n_quiets; i++)
-            update_quiet(t, rows, quiets[i], -bonus * 8);
+        if (move_is_noisy(best_move)) {
+            update_history(cap_entry(t, best_move), bonus * 8);
+        } else {
+            if (t->killers[ply][0] != best_move) {
+                t->killers[ply][1] = t->killers[ply][0];
+                t->killers[ply][0] = best_move;
+            }
+            update_quiet(t, rows, best_move, bonus * 8);
+            for (int i = 0; i < n_quiets; i++)
+                update_quiet(t, rows, quiets[i], -bonus * 8);
+        }
+        for (int i = 0; i < n_noisies; i++)
+            update_history(cap_entry(t, noisies[i]), -bonus * 8);
     }
 
     if (excluded) // the excluded move was the only one, or its search must not pollute the TT
