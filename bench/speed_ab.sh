@@ -25,7 +25,7 @@ echo "base $(git rev-parse --short "$BASE"): $nb nodes; new $(git rev-parse --sh
 for ((i = 0; i < RUNS; i++)); do
     echo "$(bench_of "$work/base/outpost-base" | cut -d' ' -f3) $(bench_of "$work/outpost-new" | cut -d' ' -f3)"
 done | awk '
-    { b[NR] = $1; n[NR] = $2; r[NR] = $2 / $1; sb += $1; sn += $2; sr += r[NR]; print "run " NR ": base " $1 " nps, new " $2 " nps, ratio " sprintf("%.4f", r[NR]) }
+    { r[NR] = $2 / $1; sb += $1; sn += $2; sr += r[NR]; print "run " NR ": base " $1 " nps, new " $2 " nps, ratio " sprintf("%.4f", r[NR]) }
     END {
         m = sr / NR
         for (i = 1; i <= NR; i++) v += (r[i] - m) ^ 2
