@@ -66,7 +66,6 @@ typedef struct {
     RootMove completed[MAX_MOVES]; // root moves as of the last completed iteration
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
-    Score static_eval[MAX_PLY + 2];
     Move killers[MAX_PLY + 2][2];
     Move excluded[MAX_PLY + 2]; // move left out by a singular-extension search at that ply
     int16_t history[COLOR_NB][64][64];

@@ -308,17 +308,15 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
             return s;
     }
 
-    // Step 4. Static evaluation, and whether it improved on two plies ago.
+    // Step 4. Static evaluation.
     Score eval = SCORE_NONE;
     if (!in_check)
         eval = found && tte->eval != SCORE_NONE ? tte->eval : eval_evaluate(pos);
-    t->static_eval[ply] = eval;
-    bool improving = !in_check && ply >= 2 && t->static_eval[ply - 2] != SCORE_NONE && eval > t->static_eval[ply - 2];
     t->killers[ply + 1][0] = t->killers[ply + 1][1] = MOVE_NONE;
 
     if (!pv_node && !in_check && !excluded) {
         // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
-        if (depth <= 8 && eval - 75 * (depth - improving) >= beta && eval < SCORE_MATE_IN_MAX)
+        if (depth <= 8 && eval - 75 * depth >= beta && eval < SCORE_MATE_IN_MAX)
             return eval;
 
         // Step 6. Null move: if passing still beats beta, a real move will too. Not in
@@ -363,7 +361,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
 
         // Step 9. Pruning of late quiet moves in hopeless or quiet positions.
         if (!pv_node && !in_check && best > SCORE_MATED_IN_MAX) {
-            if (quiet && depth <= 8 && move_count > 3 + depth * depth / (2 - improving))
+            if (quiet && depth <= 8 && move_count > 3 + depth * depth / 2)
                 continue; // late-move pruning
             if (quiet && depth <= 6 && eval + 90 + 90 * depth <= alpha && move_count > 1)
                 continue; // futility pruning
@@ -398,7 +396,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         // Step 12. Late-move reductions, then principal-variation search.
         if (depth >= 3 && move_count > 1 + pv_node && quiet) {
             int r = reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
-            r += !pv_node + cut_node - improving;
+            r += !pv_node + cut_node;
             r -= scores[i] >= SCORE_KILLER;
             r -= scores[i] / 12288;
             r -= gives_check;
