@@ -4,6 +4,7 @@
 # tests/data/openings.epd with colours swapped per opening.
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc] [max_games]   (defaults: 0 5 10+0.1 40000)
 #        bench/sprt.sh --resume NAME [max_games]   (continue a run that was cut short)
+#        bench/sprt.sh --pairs NAME   (print the run's results over its complete game pairs)
 # Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt,patch}; the last lines of .txt give
 # the SPRT verdict; .patch is the tested code's difference from the base, so a change
 # tested on a branch that is later lost can be rebuilt.
@@ -30,7 +31,6 @@
 set -eu
 export PATH="$PATH:/usr/games"
 cd "$(dirname "$0")/.."
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
 state_root=${OUTPOST_SPRT_STATE:-${XDG_CACHE_HOME:-$HOME/.cache}/outpost-sprt}
 
 # Keeps the first N games of complete pairs in a PGN: the games fastchess had counted when
@@ -163,6 +163,16 @@ rebuild_state() {
     echo "# state rebuilt $(date -u +%Y-%m-%dT%H:%MZ) from $base, $name.patch and the PGN's complete pairs: wins losses draws ${stats[*]:0:3}; pairs WW WD WL DD LD LL ${stats[*]:3}" | tee -a "$out.txt"
 }
 
+if [ "${1:-}" = "--pairs" ]; then
+    name=${2:?usage: bench/sprt.sh --pairs NAME}
+    work=$(mktemp -d)
+    zcat "docs/sprt/$name.pgn.gz" >"$work/run.pgn"
+    complete_pairs "$work/run.pgn"
+    rm -rf "$work"
+    exit 0
+fi
+
+command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
 if [ "${1:-}" = "--resume" ]; then
     name=${2:?usage: bench/sprt.sh --resume NAME [max_games]}
     new_max=${3:-}

@@ -5,38 +5,26 @@
 # the games so far, plays the remaining pairs out at random and applies fastchess's SPRT
 # (normalized Elo, the pentanomial model, alpha = beta = 0.05) after every pair.
 # Used to stop a run for futility when the verdict that would keep a change is out of reach.
-# Usage: bench/sprt_futility.py RUN.pgn.gz ELO0 ELO1 MAX_GAMES [simulations]
-#        (the side under test is the engine whose name contains "dirty", as sprt.sh names it)
-import gzip
+# Usage: bench/sprt_futility.py NAME ELO0 ELO1 MAX_GAMES [simulations]
+#        (NAME as for bench/sprt.sh --resume: the docs/sprt file name without its extension)
 import math
+import os
 import random
-import re
+import subprocess
 import sys
 
 BOUND = math.log((1 - 0.05) / 0.05)  # 2.94 for alpha = beta = 0.05
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
-def pentanomial(path):
-    """Counts of game pairs (same opening, colours swapped) scoring 0, 1/2, 1, 3/2, 2."""
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        text = f.read()
-    rounds = {}
-    for game in text.split("[Event ")[1:]:
-        tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
-        result = tags.get("Result", "*")
-        if result == "*":
-            continue
-        score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
-        if "dirty" not in tags.get("White", ""):
-            score = 1.0 - score
-        rounds.setdefault(tags.get("Round", "").split(".")[0], []).append(score)
-    counts = [0] * 5
-    for scores in rounds.values():
-        if len(scores) == 2:
-            counts[round(2 * sum(scores))] += 1
-    return counts
+def pentanomial(name):
+    """Counts of game pairs (same opening, colours swapped) scoring 0, 1/2, 1, 3/2, 2 for the
+    new side, as bench/sprt.sh counts the run's complete pairs."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sprt.sh")
+    fields = subprocess.run([script, "--pairs", name], check=True, capture_output=True,
+                            text=True).stdout.split()
+    ww, wd, wl, dd, ld, ll = (int(x) for x in fields[3:9])
+    return [ll, ld, wl + dd, wd, ww]
 
 
 def llr(counts, elo0, elo1):
@@ -75,12 +63,12 @@ def play_out(counts, elo0, elo1, max_pairs, rng):
 
 def main():
     if len(sys.argv) < 5:
-        sys.exit("usage: bench/sprt_futility.py RUN.pgn.gz ELO0 ELO1 MAX_GAMES [simulations]")
+        sys.exit("usage: bench/sprt_futility.py NAME ELO0 ELO1 MAX_GAMES [simulations]")
     counts = pentanomial(sys.argv[1])
     elo0, elo1, max_games = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
     sims = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
     if sum(counts) == 0:
-        sys.exit("no complete game pair in " + sys.argv[1])
+        sys.exit("no complete game pair in docs/sprt/" + sys.argv[1] + ".pgn.gz")
     rng = random.Random(1)
     outcomes = {"H0": 0, "H1": 0, "cap": 0}
     for _ in range(sims):
