@@ -166,7 +166,12 @@ rebuild_state() {
 if [ "${1:-}" = "--pairs" ]; then
     name=${2:?usage: bench/sprt.sh --pairs NAME}
     work=$(mktemp -d)
-    zcat "docs/sprt/$name.pgn.gz" >"$work/run.pgn"
+    # A running (or interrupted) run's games are in NAME.pgn, a finished one's in NAME.pgn.gz.
+    if [ -f "docs/sprt/$name.pgn" ]; then
+        cp "docs/sprt/$name.pgn" "$work/run.pgn"
+    else
+        zcat "docs/sprt/$name.pgn.gz" >"$work/run.pgn"
+    fi
     complete_pairs "$work/run.pgn"
     rm -rf "$work"
     exit 0
