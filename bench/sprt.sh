@@ -166,7 +166,8 @@ rebuild_state() {
 if [ "${1:-}" = "--pairs" ]; then
     name=${2:?usage: bench/sprt.sh --pairs NAME}
     work=$(mktemp -d)
-    # A running (or interrupted) run's games are in NAME.pgn, a finished one's in NAME.pgn.gz.
+    # A running run's games are in NAME.pgn (so are those of a run killed before it could
+    # compress them); a paused or finished run's are in NAME.pgn.gz.
     if [ -f "docs/sprt/$name.pgn" ]; then
         cp "docs/sprt/$name.pgn" "$work/run.pgn"
     else
