@@ -28,8 +28,7 @@ make -s
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp outpost "$work/outpost"
-# "+dirty" only when the engine's sources differ from HEAD (not for docs or results).
-commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src include tools Makefile || echo "+dirty")
+commit=$(bench/engine_rev.sh)
 mkdir -p docs/gauntlet
 out=docs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit
 # Kills the processes of group $1 whose parent is gone. GNU Chess's UCI adapter can die on

@@ -20,7 +20,7 @@ make -s EXE="$work/outpost-new" >/dev/null
 bench_of() { "$1" bench "$DEPTH" | tail -n 1; }
 nb=$(bench_of "$work/base/outpost-base" | cut -d' ' -f1)
 nn=$(bench_of "$work/outpost-new" | cut -d' ' -f1)
-echo "base $(git rev-parse --short "$BASE"): $nb nodes; new $(git rev-parse --short HEAD)$(git diff --quiet || echo +dirty): $nn nodes (bench $DEPTH)"
+echo "base $(git rev-parse --short "$BASE"): $nb nodes; new $(bench/engine_rev.sh): $nn nodes (bench $DEPTH)"
 [ "$nb" = "$nn" ] || { echo "node counts differ: not a pure speed change" >&2; exit 1; }
 for ((i = 0; i < RUNS; i++)); do
     echo "$(bench_of "$work/base/outpost-base" | cut -d' ' -f3) $(bench_of "$work/outpost-new" | cut -d' ' -f3)"

@@ -206,7 +206,7 @@ ELO0=${2:-0}
 ELO1=${3:-5}
 TC=${4:-10+0.1}
 MAX_GAMES=${5:-40000}
-head=$(git rev-parse --short HEAD)$(git diff --quiet || echo "+dirty")
+head=$(bench/engine_rev.sh)
 base_short=$(git rev-parse --short "$BASE")
 mkdir -p docs/sprt
 name=$(date -u +%Y%m%d-%H%M)-$base_short-$head
