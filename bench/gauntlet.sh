@@ -4,7 +4,7 @@
 #   OPPONENT: gnuchess | glaurung | toga2 | ethereal | sfNNNN, e.g. sf2000 (Stockfish
 #   with UCI_LimitStrength at that UCI_Elo)
 # Hash 16, one thread each, concurrency 2, openings from tests/data/openings.epd with
-# colours swapped per opening. Writes docs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
+# colours swapped per opening. Writes runs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
 # add the result to docs/STRENGTH.md (newest first) and the ladder in README.md.
 # bench/ladder.sh sums runs split across sessions.
 set -eu
@@ -29,8 +29,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp outpost "$work/outpost"
 commit=$(bench/engine_rev.sh)
-mkdir -p docs/gauntlet
-out=docs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit
+mkdir -p runs/gauntlet
+out=runs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit
 # Kills the processes of group $1 whose parent is gone. GNU Chess's UCI adapter can die on
 # its own assertion and leave its engine process behind, burning CPU under the rest of the
 # match and holding the log pipe open after fastchess ends.

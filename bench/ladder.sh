@@ -2,7 +2,7 @@
 # Sums Outpost's results per opponent over any number of PGN files (plain or .gz), so
 # that gauntlet runs split across sessions can be combined: games, W/D/L, score and Elo
 # with a 95 % error bar (from the per-game score variance, trinomial model).
-# Usage: bench/ladder.sh docs/gauntlet/*-glaurung-*.pgn.gz ...
+# Usage: bench/ladder.sh runs/gauntlet/*-glaurung-*.pgn.gz ...
 set -eu
 [ $# -gt 0 ] || { echo "usage: bench/ladder.sh PGN..." >&2; exit 2; }
 for f in "$@"; do

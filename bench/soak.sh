@@ -5,7 +5,7 @@
 # Usage: bench/soak.sh [games] [tc] [name]   (defaults: 1000 games, 1+0.01, soak)
 #   OPPONENT=gnuchess|stockfish|glaurung|toga2|ethereal   (default stockfish, limited to
 #   UCI_Elo=$ELO, default 2000)
-# Writes docs/<name>.pgn.gz and docs/<name>.txt (the summary and fault counts); fastchess's
+# Writes runs/<name>.pgn.gz and runs/<name>.txt (the summary and fault counts); fastchess's
 # whole output (every game and warning) goes to build/<name>.full.txt.
 set -eu
 export PATH="$PATH:/usr/games" # Debian installs the engines there
@@ -25,9 +25,9 @@ ethereal) opp=(cmd=ethereal-chess name=Ethereal option.Threads=1) ;;
 esac
 command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: see README (apt-get install)" >&2; exit 1; }
 make -s
-mkdir -p docs
+mkdir -p runs
 mkdir -p build
-pgn=build/$NAME.pgn full=build/$NAME.full.txt txt=docs/$NAME.txt
+pgn=build/$NAME.pgn full=build/$NAME.full.txt txt=runs/$NAME.txt
 rm -f "$pgn"
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD) games $GAMES tc $TC vs ${opp[1]#name=}" | tee "$txt"
 fastchess -engine cmd=./outpost name=Outpost -engine "${opp[@]}" \
@@ -43,7 +43,7 @@ grep -q '^Warning;.* from Outpost$' "$full" || echo "      0 Outpost" | tee -a "
 grep -h '^Total Time' "$full" | tee -a "$txt"
 echo "PGN terminations (fastchess writes time forfeit / illegal move / abandoned for faults):" | tee -a "$txt"
 grep -h '^\[Termination' "$pgn" | sort | uniq -c | tee -a "$txt"
-gzip -9 -c "$pgn" > "docs/$NAME.pgn.gz"
+gzip -9 -c "$pgn" > "runs/$NAME.pgn.gz"
 
 # Every game names its players in the tags and its end in the last comment, e.g.
 # "{White loses on time (3ms overrun)}"; map the colour back to the player.

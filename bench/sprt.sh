@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPRT self-play with fastchess (from PATH): the working tree's build against a base
-# build made from a git ref, 10+0.1, Hash 16, one thread, concurrency 2, openings from
+# build made from a git ref, 10+0.1, Hash 16, one thread, concurrency 2 (or
+# $OUTPOST_SPRT_CONCURRENCY), openings from
 # tests/data/openings.epd with colours swapped per opening.
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc] [max_games]   (defaults: 0 5 10+0.1 40000)
 #        bench/sprt.sh --resume NAME [max_games]   (continue a run that was cut short)
 #        bench/sprt.sh --pairs NAME   (print the run's results over its complete game pairs)
-# Writes docs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt,patch}; the last lines of .txt give
+# Writes runs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt,patch} (runs/ is git-ignored: record
+# the verdict in docs/STRENGTH.md); the last lines of .txt give
 # the SPRT verdict; .patch is the tested code's difference from the base, so a change
 # tested on a branch that is later lost can be rebuilt.
 # Bounds are in normalized Elo, fastchess's default SPRT model (about 0.72 logistic Elo per
@@ -21,7 +23,7 @@
 # The two builds and fastchess's saved state (config.json, written every two games and on
 # Ctrl-C) live in $OUTPOST_SPRT_STATE/NAME (default ~/.cache/outpost-sprt/NAME) until the
 # SPRT reaches a verdict, so a run stopped by a reboot or Ctrl-C goes on with --resume NAME,
-# NAME being the docs/sprt file name without its extension. On a machine without that state
+# NAME being the runs/sprt file name without its extension. On a machine without that state
 # (a new machine, a cleared cache), --resume rebuilds it: both builds from the base commit
 # and NAME.patch, checked against the benches NAME.txt recorded, and fastchess's state
 # holding the results of the complete game pairs in NAME.pgn.gz.
@@ -75,7 +77,7 @@ run() {
 # Sets args to the fastchess arguments of a run: STATE HEAD BASE TC ELO0 ELO1 MAX_GAMES PGN.
 set_args() {
     args=(-engine cmd="$1/outpost-new" name="new-$2" -engine cmd="$1/outpost-base" name="base-$3"
-        -each tc="$4" option.Hash=16 option.Threads=1 -rounds $(($7 / 2)) -games 2 -repeat -concurrency 2
+        -each tc="$4" option.Hash=16 option.Threads=1 -rounds $(($7 / 2)) -games 2 -repeat -concurrency "${OUTPOST_SPRT_CONCURRENCY:-2}"
         -openings file=tests/data/openings.epd format=epd order=random
         -sprt elo0="$5" elo1="$6" alpha=0.05 beta=0.05 -recover
         -resign movecount=3 score=600 twosided=true -draw movenumber=40 movecount=8 score=10
@@ -121,7 +123,7 @@ complete_pairs() {
 
 # Rebuilds the state of run $1 in $state (see the header).
 rebuild_state() {
-    local name=$1 out=docs/sprt/$1 header base head tc elo0 elo1 max work stats
+    local name=$1 out=runs/sprt/$1 header base head tc elo0 elo1 max work stats
     header=$(head -n 1 "$out.txt")
     base=$(echo "$name" | cut -d- -f3)
     head=$(echo "$name" | cut -d- -f4-)
@@ -168,10 +170,10 @@ if [ "${1:-}" = "--pairs" ]; then
     work=$(mktemp -d)
     # A running run's games are in NAME.pgn (so are those of a run killed before it could
     # compress them); a paused or finished run's are in NAME.pgn.gz.
-    if [ -f "docs/sprt/$name.pgn" ]; then
-        cp "docs/sprt/$name.pgn" "$work/run.pgn"
+    if [ -f "runs/sprt/$name.pgn" ]; then
+        cp "runs/sprt/$name.pgn" "$work/run.pgn"
     else
-        zcat "docs/sprt/$name.pgn.gz" >"$work/run.pgn"
+        zcat "runs/sprt/$name.pgn.gz" >"$work/run.pgn"
     fi
     complete_pairs "$work/run.pgn"
     rm -rf "$work"
@@ -182,7 +184,7 @@ command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it
 if [ "${1:-}" = "--resume" ]; then
     name=${2:?usage: bench/sprt.sh --resume NAME [max_games]}
     new_max=${3:-}
-    out=docs/sprt/$name
+    out=runs/sprt/$name
     state=$state_root/$name
     [ -f "$state/config.json" ] || rebuild_state "$name"
     if [ -n "$new_max" ]; then
@@ -208,9 +210,9 @@ TC=${4:-10+0.1}
 MAX_GAMES=${5:-40000}
 head=$(bench/engine_rev.sh)
 base_short=$(git rev-parse --short "$BASE")
-mkdir -p docs/sprt
+mkdir -p runs/sprt
 name=$(date -u +%Y%m%d-%H%M)-$base_short-$head
-out=docs/sprt/$name
+out=runs/sprt/$name
 state=$state_root/$name
 mkdir -p "$state"
 work=$(mktemp -d)

@@ -6,7 +6,7 @@
 # (normalized Elo, the pentanomial model, alpha = beta = 0.05) after every pair.
 # Used to stop a run for futility when the verdict that would keep a change is out of reach.
 # Usage: bench/sprt_futility.py NAME ELO0 ELO1 MAX_GAMES [simulations]
-#        (NAME as for bench/sprt.sh --resume: the docs/sprt file name without its extension)
+#        (NAME as for bench/sprt.sh --resume: the runs/sprt file name without its extension)
 import math
 import os
 import random
@@ -68,7 +68,7 @@ def main():
     elo0, elo1, max_games = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
     sims = int(sys.argv[5]) if len(sys.argv) > 5 else 1000
     if sum(counts) == 0:
-        sys.exit("no complete game pair in docs/sprt/" + sys.argv[1] + ".pgn(.gz)")
+        sys.exit("no complete game pair in runs/sprt/" + sys.argv[1] + ".pgn(.gz)")
     rng = random.Random(1)
     outcomes = {"H0": 0, "H1": 0, "cap": 0}
     for _ in range(sims):
