@@ -387,6 +387,8 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
                 return s_beta;
         }
 
+        bool killer = quiet && scores[i] >= SCORE_KILLER;
+        int hist = !quiet ? 0 : killer ? quiet_score(t, rows, m) : scores[i];
         pos_make_move(pos, m);
         bool gives_check = pos_in_check(pos);
         // Step 11. Check extension.
@@ -397,8 +399,10 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         if (depth >= 3 && move_count > 1 + pv_node && quiet) {
             int r = reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
             r += !pv_node + cut_node;
-            r -= scores[i] >= SCORE_KILLER;
-            r -= scores[i] / 12288;
+            // Killers are reduced one ply less; every quiet move, killers included, by
+            // its history (a killer's ordering score is not its history).
+            r -= killer;
+            r -= hist / 12288;
             r -= gives_check;
             int reduced = new_depth - (r > 0 ? r : 0);
             if (reduced < 1)
