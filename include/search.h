@@ -12,9 +12,6 @@
 #include "timeman.h"
 #include "tt.h"
 
-// Receives each complete output line (without newline); must write it atomically.
-typedef void (*OutputFn)(void *ctx, const char *line);
-
 // Shared between the thread that reads commands and the searching thread.
 typedef struct {
     atomic_bool stop;         // end the search as soon as possible

@@ -27,10 +27,18 @@ typedef struct {
     int64_t hard_ms;  // abort after this; INT64_MAX when unbounded
 } TimeBudget;
 
+// Clock values are clamped to +-CLOCK_MAX_MS (about 35 years), so that no arithmetic on
+// them can overflow whatever a client sends.
+#define CLOCK_MAX_MS ((int64_t)1 << 40)
+
+// v clamped to [-CLOCK_MAX_MS, CLOCK_MAX_MS]; TIME_NONE stays TIME_NONE.
+int64_t tm_clamp(int64_t v);
+
 // Clears limits to "nothing given".
 void limits_init(SearchLimits *limits);
 
 // The budget for `side` to move with `overhead_ms` lost per move to the GUI and pipes.
+// Unbounded (INT64_MAX) for an infinite search. Defined for every int64 input.
 TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms);
 
 // Milliseconds from a monotonic clock.

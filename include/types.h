@@ -64,6 +64,10 @@ enum {
     SCORE_MATED_IN_MAX = -SCORE_MATE_IN_MAX,
 };
 
+// Receives one complete output line (without its newline). Whoever provides it makes
+// each call atomic with respect to the program's other output.
+typedef void (*OutputFn)(void *ctx, const char *line);
+
 static inline int color_flip(int c) { return c ^ 1; }
 static inline int make_piece(int color, int type) { return color * 6 + type; }
 static inline int piece_type(int piece) { return piece % 6; }

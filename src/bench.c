@@ -20,14 +20,14 @@ static void discard(void *ctx, const char *line)
     (void)line;
 }
 
-// Prepares t for a fresh search of its position: cleared TT and history, no output.
+// Prepares t for a fresh search of its position: cleared TT and history, no output. The
+// stop flag is the caller's: a stop that arrives between two searches must stay seen.
 static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl)
 {
     tt_clear(tt);
     search_clear(t);
-    atomic_init(&ctl->stop, false);
-    atomic_init(&ctl->pondering, false);
-    atomic_init(&ctl->start_ms, tm_now());
+    atomic_store(&ctl->pondering, false);
+    atomic_store(&ctl->start_ms, tm_now());
     t->tt = tt;
     t->ctl = ctl;
     limits_init(&t->limits);
@@ -36,46 +36,60 @@ static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl)
     t->out_ctx = NULL;
 }
 
-static SearchThread *alloc_search(TT *tt, size_t hash_mb, FILE *out)
+static SearchThread *alloc_search(TT *tt, size_t hash_mb)
 {
     SearchThread *t = calloc(1, sizeof *t);
     if (!t || !tt_resize(tt, hash_mb)) {
-        fprintf(out, "info string out of memory\n");
         free(t);
         return NULL;
     }
     return t;
 }
 
-uint64_t bench_run(int depth, size_t hash_mb, FILE *out)
+uint64_t bench_run(int depth, size_t hash_mb, OutputFn out, void *ctx, SearchControl *ctl)
 {
     TT tt = {0};
-    SearchControl ctl;
-    SearchThread *t = alloc_search(&tt, hash_mb, out);
-    if (!t)
+    SearchControl own;
+    atomic_init(&own.stop, false);
+    atomic_init(&own.pondering, false);
+    atomic_init(&own.start_ms, 0);
+    if (!ctl)
+        ctl = &own;
+    SearchThread *t = alloc_search(&tt, hash_mb);
+    char line[160];
+    if (!t) {
+        out(ctx, "info string bench: out of memory");
         return 0;
+    }
     uint64_t nodes = 0;
     int64_t start = tm_now();
-    size_t count = sizeof BENCH_FENS / sizeof *BENCH_FENS;
-    for (size_t i = 0; i < count; i++) {
+    size_t count = sizeof BENCH_FENS / sizeof *BENCH_FENS, done = 0;
+    for (; done < count && !atomic_load(&ctl->stop); done++) {
         char err[128];
-        if (!pos_set_fen(&t->pos, BENCH_FENS[i], false, err, sizeof err)) {
-            fprintf(out, "info string bench position %zu: %s\n", i + 1, err);
+        if (!pos_set_fen(&t->pos, BENCH_FENS[done], false, err, sizeof err)) {
+            snprintf(line, sizeof line, "info string bench position %zu: %s", done + 1, err);
+            out(ctx, line);
             continue;
         }
-        fresh_search(t, &tt, &ctl);
+        fresh_search(t, &tt, ctl);
         t->limits.depth = depth;
         search_run(t);
         nodes += t->nodes;
     }
+    tt_free(&tt);
+    free(t);
+    if (atomic_load(&ctl->stop)) { // a search cut short leaves a count that means nothing
+        snprintf(line, sizeof line, "info string bench stopped after %zu of %zu positions", done, count);
+        out(ctx, line);
+        return 0;
+    }
     int64_t ms = tm_now() - start;
     uint64_t nps = nodes * 1000 / (uint64_t)(ms > 0 ? ms : 1);
     // An info string, so that the summary is also a well-formed line in UCI mode.
-    fprintf(out, "info string bench: %zu positions, depth %d, %" PRId64 " ms\n", count, depth, ms);
-    fprintf(out, "%" PRIu64 " nodes %" PRIu64 " nps\n", nodes, nps);
-    fflush(out);
-    tt_free(&tt);
-    free(t);
+    snprintf(line, sizeof line, "info string bench: %zu positions, depth %d, %" PRId64 " ms", count, depth, ms);
+    out(ctx, line);
+    snprintf(line, sizeof line, "%" PRIu64 " nodes %" PRIu64 " nps", nodes, nps);
+    out(ctx, line);
     return nodes;
 }
 
@@ -110,8 +124,12 @@ int bench_epd(const char *path, int ms, size_t hash_mb, FILE *out)
     }
     TT tt = {0};
     SearchControl ctl;
-    SearchThread *t = alloc_search(&tt, hash_mb, out);
+    atomic_init(&ctl.stop, false);
+    atomic_init(&ctl.pondering, false);
+    atomic_init(&ctl.start_ms, 0);
+    SearchThread *t = alloc_search(&tt, hash_mb);
     if (!t) {
+        fprintf(out, "info string out of memory\n");
         fclose(f);
         return 0;
     }

@@ -13,6 +13,13 @@
 #include "uci.h"
 #include "zobrist.h"
 
+static void print_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    puts(line);
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     attacks_init();
@@ -20,7 +27,7 @@ int main(int argc, char **argv)
     psqt_init();
     if (argc >= 2 && !strcmp(argv[1], "bench")) {
         int depth = argc >= 3 ? atoi(argv[2]) : BENCH_DEFAULT_DEPTH;
-        bench_run(depth > 0 && depth < 64 ? depth : BENCH_DEFAULT_DEPTH, 16, stdout);
+        bench_run(depth > 0 && depth < 64 ? depth : BENCH_DEFAULT_DEPTH, 16, print_line, NULL, NULL);
         return 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "epd")) {
@@ -30,13 +37,19 @@ int main(int argc, char **argv)
     }
     if (argc >= 3 && !strcmp(argv[1], "perft")) {
         static Position pos;
-        char err[128];
+        char err[128], *end;
         const char *fen = argc >= 4 ? argv[3] : START_FEN;
         if (!pos_set_fen(&pos, fen, false, err, sizeof err)) {
             printf("info string invalid FEN: %s\n", err);
             return 1;
         }
-        perft_divide(&pos, atoi(argv[2]), stdout);
+        long depth = strtol(argv[2], &end, 10);
+        if (*end || end == argv[2] || depth < 0 || depth > perft_max_depth(&pos)) {
+            printf("info string perft depth must be an integer from 0 to %d, not '%s'\n", perft_max_depth(&pos),
+                   argv[2]);
+            return 1;
+        }
+        perft_divide(&pos, (int)depth, print_line, NULL, NULL);
         return 0;
     }
     return uci_loop(stdin, stdout);

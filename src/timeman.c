@@ -21,18 +21,28 @@ int64_t tm_now(void)
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+int64_t tm_clamp(int64_t ms)
+{
+    return ms == TIME_NONE ? TIME_NONE : ms < -CLOCK_MAX_MS ? -CLOCK_MAX_MS : ms > CLOCK_MAX_MS ? CLOCK_MAX_MS : ms;
+}
+
 TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms)
 {
     TimeBudget b = {INT64_MAX, INT64_MAX};
+    // An infinite search ends only on stop, whatever clock values came with it.
+    if (limits->infinite)
+        return b;
+    // Every figure is clamped first, so no sum or product below can overflow.
+    overhead_ms = max64(0, min64(overhead_ms, CLOCK_MAX_MS));
     if (limits->movetime >= 0) {
-        b.hard_ms = max64(1, limits->movetime - overhead_ms);
+        b.hard_ms = max64(1, tm_clamp(limits->movetime) - overhead_ms);
         b.soft_ms = b.hard_ms;
     }
     // A clock for the other side only: assume ours is the same rather than search forever.
     int clock_side = limits->time[side] != TIME_NONE ? side : !side;
-    int64_t time = limits->time[clock_side];
+    int64_t time = tm_clamp(limits->time[clock_side]);
     if (time != TIME_NONE) {
-        int64_t inc = max64(0, limits->inc[clock_side]);
+        int64_t inc = max64(0, tm_clamp(limits->inc[clock_side]));
         int64_t left = max64(0, time - overhead_ms);
         int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 25;
         int64_t base = left / mtg + inc * 3 / 4;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// UCI protocol: command parsing, options, and the search thread's life cycle.
-// Contract with the search thread: at most one search runs; `stop` and `ponderhit` only
-// flip atomics in SearchControl; anything that touches the TT or the search state waits
-// until the thread has been joined.
+// UCI protocol: command parsing, options, and the life cycle of the job thread, which
+// runs every long command (a search, go perft, bench) so that input is always read at once.
+// Contract with the job thread: at most one job runs; `stop` and `ponderhit` only flip
+// atomics in SearchControl; a new job stops the running one first; anything that touches
+// the TT or the search state waits until the thread has been joined.
 #define _POSIX_C_SOURCE 200809L
 #include "uci.h"
 
@@ -22,20 +23,25 @@
 
 enum { MAX_TOKENS = 16384, HASH_MAX_MB = 65536 };
 
+// What the job thread runs.
+typedef enum { JOB_SEARCH, JOB_PERFT, JOB_BENCH } JobKind;
+
 typedef struct {
     FILE *out;
     UciCaps caps;
     pthread_mutex_t out_lock;
-    bool debug;
+    bool debug;       // `debug on`: diagnostics as info strings
 
     Position pos;     // set by `position`; copied into the search at `go`
     TT tt;
     SearchThread *thread;
     SearchControl ctl;
     pthread_t handle;
-    bool searching;   // a thread was started and not yet joined
-    bool unbounded;   // that search has no limit of its own (infinite, mate only, none)
-    atomic_bool finished; // the thread has printed bestmove
+    JobKind job;
+    int job_depth;    // perft or bench depth
+    bool searching;   // a job thread was started and not yet joined
+    bool unbounded;   // that job has no limit of its own (infinite, mate only, none)
+    atomic_bool finished; // the job is done (a search has printed bestmove)
 
     // Options.
     size_t hash_mb;
@@ -73,18 +79,49 @@ static void say(Engine *e, const char *fmt, ...)
     write_line(e, line);
 }
 
+// A diagnostic for `debug on`: an info string, printed only in debug mode.
+static void debug_say(Engine *e, const char *fmt, ...)
+{
+    if (!e->debug)
+        return;
+    char line[1024];
+    int n = snprintf(line, sizeof line, "info string debug: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    va_end(ap);
+    write_line(e, line);
+}
+
 /* ---------------------------------------------------------------- search thread */
 
-static void *search_thread_main(void *arg)
+static size_t bench_hash_mb(const Engine *e) { return e->caps.max_hash_mb ? e->caps.max_hash_mb : 16; }
+
+static void run_job(Engine *e)
+{
+    switch (e->job) {
+    case JOB_SEARCH:
+        search_run(e->thread);
+        break;
+    case JOB_PERFT:
+        perft_divide(&e->thread->pos, e->job_depth, write_line, e, &e->ctl.stop);
+        break;
+    case JOB_BENCH:
+        bench_run(e->job_depth, bench_hash_mb(e), write_line, e, &e->ctl);
+        break;
+    }
+}
+
+static void *job_thread_main(void *arg)
 {
     Engine *e = arg;
-    search_run(e->thread);
+    run_job(e);
     atomic_store(&e->finished, true);
     return NULL;
 }
 
-// Waits for a running search to end. An infinite or ponder search would never end on
-// its own, so it is told to stop first.
+// Waits for a running job to end; stop_it tells it to stop first (a search then prints
+// its bestmove at once).
 static void wait_for_search(Engine *e, bool stop_it)
 {
     if (!e->searching)
@@ -113,16 +150,38 @@ static void apply_pending(Engine *e)
     }
 }
 
-// Waits for a running search to end before a command that needs the engine to itself
-// (go, go perft, bench). A search that would never end by itself (infinite, pondering,
-// no limit) is stopped first, or the reader would wait forever.
-static void wait_for_bounded_search(Engine *e, const char *why)
+// Makes room for a new job: the running one, if any, is stopped (a search prints its
+// bestmove), joined, and deferred option changes are applied.
+static void stop_running_job(Engine *e, const char *why)
 {
-    if (e->searching && !atomic_load(&e->finished) && (e->unbounded || atomic_load(&e->ctl.pondering))) {
-        say(e, "info string %s while an unbounded search runs: stopping that search first", why);
-        wait_for_search(e, true);
+    if (e->searching && !atomic_load(&e->finished))
+        debug_say(e, "%s during a running job: stopping it first", why);
+    wait_for_search(e, true);
+    apply_pending(e);
+}
+
+// Starts e->job on the job thread with the control flags reset. Without a thread the job
+// runs here: a search limited to depth 1, or the perft or bench asked for.
+static void start_job(Engine *e, JobKind job, bool pondering)
+{
+    e->job = job;
+    atomic_store(&e->ctl.stop, false);
+    atomic_store(&e->ctl.pondering, pondering);
+    atomic_store(&e->ctl.start_ms, tm_now());
+    atomic_store(&e->finished, false);
+    if (pthread_create(&e->handle, NULL, job_thread_main, e) == 0) {
+        e->searching = true;
+        return;
     }
-    wait_for_search(e, false);
+    if (job == JOB_SEARCH) {
+        say(e, "info string cannot start a search thread; searching to depth 1");
+        e->thread->limits.infinite = false;
+        e->thread->limits.depth = 1;
+        atomic_store(&e->ctl.pondering, false);
+    } else {
+        say(e, "info string cannot start a thread; running here");
+    }
+    run_job(e);
 }
 
 // Joins a search that has already printed bestmove, then applies deferred changes.
@@ -256,9 +315,12 @@ static void cmd_setoption(Engine *e, char **tok, int n)
         else if (!strcasecmp(name, "UCI_ShowWDL"))
             e->show_wdl = flag;
         else {
+            // The option decides the notation of the current position too, even one set
+            // up from a FEN that needed Chess960 castling.
             e->chess960 = flag;
-            e->pos.chess960 = flag || e->pos.chess960;
+            e->pos.chess960 = flag;
         }
+        debug_say(e, "%s set to %s", name, flag ? "true" : "false");
     } else {
         say(e, "info string unknown option '%s'", name);
     }
@@ -305,6 +367,11 @@ static void cmd_position(Engine *e, char **tok, int n)
         say(e, "info string unexpected '%.32s' in position command", tok[i]);
     }
     memcpy(&e->pos, &next, offsetof(Position, states) + (size_t)(next.st_index + 1) * sizeof(StateInfo));
+    if (e->debug) {
+        char fen[FEN_MAX];
+        pos_to_fen(&e->pos, fen);
+        debug_say(e, "position %s", fen);
+    }
 }
 
 static void cmd_go(Engine *e, char **tok, int n)
@@ -313,6 +380,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     limits_init(&limits);
     SearchOptions opts = {.multipv = e->multipv, .show_wdl = e->show_wdl, .move_overhead = e->move_overhead,
                           .print_bestmove = true};
+    int perft_depth = -1;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         if (!strcmp(k, "infinite")) {
@@ -334,60 +402,62 @@ static void cmd_go(Engine *e, char **tok, int n)
                 continue;
             }
             i++;
-            if (!strcmp(k, "wtime")) limits.time[WHITE] = v;
-            else if (!strcmp(k, "btime")) limits.time[BLACK] = v;
-            else if (!strcmp(k, "winc")) limits.inc[WHITE] = v;
-            else if (!strcmp(k, "binc")) limits.inc[BLACK] = v;
+            // Clock values are clamped here, so that no later arithmetic can overflow.
+            if (!strcmp(k, "wtime")) limits.time[WHITE] = tm_clamp(v);
+            else if (!strcmp(k, "btime")) limits.time[BLACK] = tm_clamp(v);
+            else if (!strcmp(k, "winc")) limits.inc[WHITE] = tm_clamp(v);
+            else if (!strcmp(k, "binc")) limits.inc[BLACK] = tm_clamp(v);
             else if (!strcmp(k, "movestogo")) limits.movestogo = clamp_int(v, 0, 10000);
             else if (!strcmp(k, "depth")) limits.depth = clamp_int(v, 1, MAX_PLY - 1);
             else if (!strcmp(k, "mate")) limits.mate = clamp_int(v, 1, MAX_PLY / 2);
-            else if (!strcmp(k, "movetime")) limits.movetime = v < 1 ? 1 : v;
+            else if (!strcmp(k, "movetime")) limits.movetime = v < 1 ? 1 : tm_clamp(v);
             else if (!strcmp(k, "nodes")) limits.nodes = v < 1 ? 1 : (uint64_t)v;
             else if (!strcmp(k, "perft")) {
-                wait_for_bounded_search(e, "go perft");
-                static Position p;
-                memcpy(&p, &e->pos, sizeof p);
-                perft_divide(&p, clamp_int(v, 0, e->caps.max_perft_depth ? e->caps.max_perft_depth : 64), e->out);
-                return;
+                int max = perft_max_depth(&e->pos);
+                if (e->caps.max_perft_depth && max > e->caps.max_perft_depth)
+                    max = e->caps.max_perft_depth;
+                if (v < 0 || v > max) {
+                    say(e, "info string go perft depth must be from 0 to %d, not %" PRId64 "; ignored", max, v);
+                    return;
+                }
+                perft_depth = (int)v;
             }
         } else {
             say(e, "info string go: unknown token '%.32s' ignored", k);
         }
     }
 
-    if (e->caps.max_nodes && (!limits.nodes || limits.nodes > e->caps.max_nodes))
-        limits.nodes = e->caps.max_nodes;
-
-    // Only one search at a time: a go that arrives during one waits for it.
-    wait_for_bounded_search(e, "go");
-    apply_pending(e);
-
+    // Only one job at a time: a go that arrives during one stops it (a search answers
+    // with its bestmove) and then starts.
+    stop_running_job(e, "go");
     SearchThread *t = e->thread;
     memcpy(&t->pos, &e->pos, offsetof(Position, states) + (size_t)(e->pos.st_index + 1) * sizeof(StateInfo));
     t->pos.chess960 = e->pos.chess960 || e->chess960;
+    if (perft_depth >= 0) {
+        e->unbounded = false;
+        e->job_depth = perft_depth;
+        start_job(e, JOB_PERFT, false);
+        return;
+    }
+
+    if (e->caps.max_nodes && (!limits.nodes || limits.nodes > e->caps.max_nodes))
+        limits.nodes = e->caps.max_nodes;
     t->limits = limits;
     t->opts = opts;
     t->tt = &e->tt;
     t->ctl = &e->ctl;
     t->out = write_line;
     t->out_ctx = e;
-    atomic_store(&e->ctl.stop, false);
-    atomic_store(&e->ctl.pondering, limits.ponder);
-    atomic_store(&e->ctl.start_ms, tm_now());
-    atomic_store(&e->finished, false);
-    e->unbounded = limits.infinite
-                || (!limits.depth && !limits.nodes
-                    && tm_budget(&limits, e->pos.side, e->move_overhead).hard_ms == INT64_MAX);
-    if (pthread_create(&e->handle, NULL, search_thread_main, e) != 0) {
-        // No thread: search here, as a depth-limited search cannot block for long.
-        say(e, "info string cannot start a search thread; searching to depth 1");
-        t->limits.infinite = false;
-        t->limits.depth = 1;
-        atomic_store(&e->ctl.pondering, false);
-        search_run(t);
-        return;
+    TimeBudget budget = tm_budget(&limits, e->pos.side, e->move_overhead);
+    e->unbounded = limits.infinite || (!limits.depth && !limits.nodes && budget.hard_ms == INT64_MAX);
+    if (e->debug) {
+        if (budget.hard_ms == INT64_MAX)
+            debug_say(e, "go: no time limit%s", limits.ponder ? " (pondering)" : "");
+        else
+            debug_say(e, "go: soft limit %" PRId64 " ms, hard limit %" PRId64 " ms%s", budget.soft_ms, budget.hard_ms,
+                      limits.ponder ? " from ponderhit" : "");
     }
-    e->searching = true;
+    start_job(e, JOB_SEARCH, limits.ponder);
 }
 
 static void cmd_ponderhit(Engine *e)
@@ -399,15 +469,18 @@ static void cmd_ponderhit(Engine *e)
     atomic_store(&e->ctl.pondering, false);
 }
 
-// Splits line into whitespace-separated tokens in place; returns their number.
+// Splits line into whitespace-separated tokens in place; returns their number, or -1 if
+// the line holds more than max tokens.
 static int tokenize(char *line, char **tok, int max)
 {
     int n = 0;
-    for (char *p = line; *p && n < max;) {
+    for (char *p = line;;) {
         while (*p && isspace((unsigned char)*p))
             p++;
         if (!*p)
             break;
+        if (n == max)
+            return -1;
         tok[n++] = p;
         while (*p && !isspace((unsigned char)*p))
             p++;
@@ -421,6 +494,10 @@ static int tokenize(char *line, char **tok, int max)
 static bool handle_line(Engine *e, char *line, char **tok)
 {
     int n = tokenize(line, tok, MAX_TOKENS);
+    if (n < 0) {
+        say(e, "info string line of more than %d tokens ignored", MAX_TOKENS);
+        return true;
+    }
     if (n == 0)
         return true;
     const char *cmd = tok[0];
@@ -429,8 +506,14 @@ static bool handle_line(Engine *e, char *line, char **tok)
     else if (!strcmp(cmd, "isready")) {
         reap_finished(e);
         say(e, "readyok");
-    } else if (!strcmp(cmd, "debug"))
-        e->debug = n > 1 && !strcmp(tok[1], "on");
+    } else if (!strcmp(cmd, "debug")) {
+        if (n == 2 && (!strcmp(tok[1], "on") || !strcmp(tok[1], "off"))) {
+            e->debug = !strcmp(tok[1], "on");
+            debug_say(e, "debug mode on");
+        } else {
+            say(e, "info string debug needs 'on' or 'off'");
+        }
+    }
     else if (!strcmp(cmd, "setoption"))
         cmd_setoption(e, tok, n);
     else if (!strcmp(cmd, "ucinewgame")) {
@@ -448,13 +531,16 @@ static bool handle_line(Engine *e, char *line, char **tok)
     else if (!strcmp(cmd, "quit"))
         return false;
     else if (!strcmp(cmd, "bench")) {
-        wait_for_bounded_search(e, "bench");
         int64_t depth = BENCH_DEFAULT_DEPTH;
-        if (n > 1 && (!parse_int(tok[1], &depth) || depth < 1 || depth > 64))
-            depth = BENCH_DEFAULT_DEPTH;
-        if (e->caps.max_perft_depth && depth > e->caps.max_perft_depth)
-            depth = e->caps.max_perft_depth;
-        bench_run((int)depth, e->caps.max_hash_mb ? e->caps.max_hash_mb : 16, e->out);
+        int max = e->caps.max_perft_depth ? e->caps.max_perft_depth : 64;
+        if (n > 1 && (!parse_int(tok[1], &depth) || depth < 1 || depth > max)) {
+            say(e, "info string bench depth must be from 1 to %d, not '%.32s'", max, tok[1]);
+            return true;
+        }
+        stop_running_job(e, "bench");
+        e->unbounded = false;
+        e->job_depth = (int)depth;
+        start_job(e, JOB_BENCH, false);
     } else if (!strcmp(cmd, "d")) {
         char fen[FEN_MAX];
         pos_to_fen(&e->pos, fen);

@@ -186,7 +186,6 @@ static void test_tt(void **state)
     assert_int_equal(e->move, make_move(12, 28, FLAG_DOUBLE_PUSH));
     // Seen from ply 5 the same mate is two plies further away.
     assert_int_equal(tt_score_from(e->score, 5), mate_in(9));
-    assert_true(tt_hashfull(&tt) >= 0);
     tt_clear(&tt);
     tt_probe(&tt, key, &found);
     assert_false(found);
@@ -230,6 +229,49 @@ static void test_time_budget(void **state)
     l.movetime = 500;
     b = tm_budget(&l, WHITE, 10);
     assert_int_equal(b.hard_ms, 490);
+    // An infinite search has no limit, whatever clocks come with it.
+    limits_init(&l);
+    l.infinite = true;
+    l.time[WHITE] = l.time[BLACK] = 1000;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == INT64_MAX && b.soft_ms == INT64_MAX);
+}
+
+// Every clock field at extreme values: no overflow (the sanitizer build aborts on one),
+// and the budget stays within what the clock holds; a huge clock gives a long search.
+static void test_time_budget_extremes(void **state)
+{
+    (void)state;
+    static const int64_t V[] = {INT64_MIN + 1, -4000000000000000000LL, -CLOCK_MAX_MS - 1, -1, 0, 1, 1000,
+                                CLOCK_MAX_MS + 1, 4000000000000000000LL, INT64_MAX};
+    enum { NV = sizeof V / sizeof *V };
+    static const int64_t OVERHEAD[] = {0, 10, 5000, INT64_MAX};
+    for (int ti = 0; ti < NV; ti++)
+        for (int ii = 0; ii < NV; ii++)
+            for (int mi = 0; mi < NV; mi++)
+                for (int oi = 0; oi < 4; oi++)
+                    for (int mtg = 0; mtg <= 1; mtg++) {
+                        SearchLimits l;
+                        limits_init(&l);
+                        l.time[WHITE] = l.time[BLACK] = V[ti];
+                        l.inc[WHITE] = l.inc[BLACK] = V[ii];
+                        l.movetime = V[mi];
+                        l.movestogo = mtg;
+                        TimeBudget b = tm_budget(&l, WHITE, OVERHEAD[oi]);
+                        assert_true(b.soft_ms >= 0 && b.soft_ms <= b.hard_ms);
+                        int64_t clock = tm_clamp(V[ti]);
+                        if (clock <= 0)
+                            assert_true(b.hard_ms <= 1);
+                        else
+                            assert_true(b.hard_ms <= clock);
+                    }
+    SearchLimits l;
+    limits_init(&l);
+    l.time[WHITE] = l.time[BLACK] = 4000000000000000000LL;
+    TimeBudget b = tm_budget(&l, WHITE, 10);
+    assert_true(b.soft_ms > 1000000000 && b.hard_ms > b.soft_ms);
+    assert_int_equal(tm_clamp(INT64_MIN + 1), -CLOCK_MAX_MS);
+    assert_int_equal(tm_clamp(TIME_NONE), TIME_NONE);
 }
 
 int main(void)
@@ -242,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_see),
         cmocka_unit_test(test_tt),
         cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_time_budget_extremes),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);
 }

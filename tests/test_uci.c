@@ -6,6 +6,7 @@
 #include <errno.h>
 
 #include "engine_pipe.h"
+#include "timeman.h"
 
 static int setup(void **state)
 {
@@ -134,6 +135,13 @@ static void test_movetime(void **state)
 static void test_ponder_then_ponderhit(void **state)
 {
     (void)state;
+    // After ponderhit the clock of `go ponder` applies: the answer comes within its hard
+    // limit (a few hundred ms for 2 s on the clock), plus the pipes' and the machine's slack.
+    SearchLimits limits;
+    limits_init(&limits);
+    limits.time[WHITE] = limits.time[BLACK] = 2000;
+    TimeBudget budget = tm_budget(&limits, BLACK, 10);
+    assert_true(budget.hard_ms < 400);
     send("setoption name Ponder value true");
     send("position startpos moves e2e4");
     send("go ponder wtime 2000 btime 2000");
@@ -141,7 +149,9 @@ static void test_ponder_then_ponderhit(void **state)
     int64_t t0 = now_ms();
     send("ponderhit");
     expect_legal_bestmove(3000);
-    assert_true(now_ms() - t0 < 2000);
+    int64_t took = now_ms() - t0;
+    if (took > budget.hard_ms + 50 + time_slack_ms())
+        fail_msg("ponderhit answered after %lld ms; hard limit %lld ms", (long long)took, (long long)budget.hard_ms);
     // Ponder, then stop (the opponent played something else): still one bestmove.
     send("go ponder wtime 2000 btime 2000");
     assert_true(quiet_for("bestmove", 200));
@@ -422,7 +432,8 @@ static void test_multipv_and_wdl(void **state)
     send("setoption name MultiPV value 1");
 }
 
-static void test_go_waits_for_running_search(void **state)
+// A go during a search stops that search (which answers) and starts at once.
+static void test_go_stops_running_search(void **state)
 {
     (void)state;
     send("position startpos");
@@ -431,6 +442,177 @@ static void test_go_waits_for_running_search(void **state)
     expect_legal_bestmove(3000);
     expect_legal_bestmove(3000);
     assert_true(quiet_for("bestmove", 300));
+    static const char *const LONG[] = {"go depth 127", "go movetime 1000000000", "go nodes 100000000000"};
+    for (int i = 0; i < 3; i++) {
+        send("%s", LONG[i]);
+        expect("info depth 1", 2000);
+        int64_t t0 = now_ms();
+        send("go movetime 100");
+        expect_legal_bestmove(1000); // the first search's answer
+        expect_legal_bestmove(1000); // the second's
+        assert_true(now_ms() - t0 < 1000);
+    }
+}
+
+// Input is read at once during every long command: a finite search, go perft, bench.
+static void test_input_during_long_commands(void **state)
+{
+    (void)state;
+    send("position startpos");
+    static const char *const SEARCHES[] = {"go depth 127", "go movetime 1000000000"};
+    for (int i = 0; i < 2; i++) {
+        send("%s", SEARCHES[i]);
+        expect("info depth 1", 2000);
+        int64_t t0 = now_ms();
+        send("isready");
+        expect("readyok", 500);
+        send("stop");
+        expect_legal_bestmove(500);
+        assert_true(now_ms() - t0 < 700);
+    }
+    send("go perft 8");
+    int64_t t0 = now_ms();
+    send("isready");
+    expect("readyok", 500);
+    send("stop");
+    expect("info string perft stopped", 1000);
+    assert_true(now_ms() - t0 < 1000);
+    send("bench 30");
+    t0 = now_ms();
+    send("isready");
+    expect("readyok", 500);
+    send("stop");
+    expect("info string bench stopped", 1000);
+    assert_true(now_ms() - t0 < 1000);
+    // A go ends a running perft or bench too.
+    send("go perft 8");
+    send("go depth 1");
+    expect("info string perft stopped", 1000);
+    expect_legal_bestmove(1000);
+}
+
+// quit is obeyed at once during a finite search, go perft and bench.
+static void test_quit_during_long_commands(void **state)
+{
+    (void)state;
+    static const char *const LONG[] = {"go depth 127", "go movetime 1000000000", "go perft 9", "bench 30"};
+    for (int i = 0; i < 4; i++) {
+        engine_start();
+        send("position startpos");
+        send("%s", LONG[i]);
+        send("isready");
+        expect("readyok", 2000);
+        int64_t t0 = now_ms();
+        send("quit");
+        assert_int_equal(engine_wait_exit(2000), 0);
+        if (now_ms() - t0 >= 1000)
+            fail_msg("'%s' then quit: exit after %lld ms", LONG[i], (long long)(now_ms() - t0));
+        close(eng.to_engine);
+        close(eng.from_engine);
+    }
+}
+
+// go infinite with clock values (sent by some GUIs in analysis) searches until stop.
+static void test_infinite_ignores_clock(void **state)
+{
+    (void)state;
+    send("position startpos");
+    send("go infinite wtime 1000 btime 1000");
+    assert_true(quiet_for("bestmove", 1500));
+    send("stop");
+    expect_legal_bestmove(1000);
+}
+
+// A clock of 4e18 ms once wrapped the time budget (signed overflow) and stopped the
+// search after depth 1: now it is a long search that stop ends.
+static void test_huge_clock(void **state)
+{
+    (void)state;
+    send("position startpos");
+    send("go wtime 4000000000000000000 btime 4000000000000000000");
+    assert_true(quiet_for("bestmove", 1000));
+    send("stop");
+    expect_legal_bestmove(1000);
+    int depth = 0;
+    assert_int_equal(sscanf(last_info, "info depth %d", &depth), 1);
+    if (depth < 8)
+        fail_msg("depth %d after 1 s: '%s'", depth, last_info);
+    send("go wtime 9223372036854775807 btime -9223372036854775807 winc 9223372036854775807 movestogo 1");
+    assert_true(quiet_for("bestmove", 300));
+    send("stop");
+    expect_legal_bestmove(1000);
+}
+
+// UCI_Chess960 false switches the current position's notation back too.
+static void test_chess960_option_off(void **state)
+{
+    (void)state;
+    send("setoption name UCI_Chess960 value true");
+    send("position startpos");
+    check_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    send("setoption name UCI_Chess960 value false");
+    check_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    send("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    send("go depth 1 searchmoves e1g1");
+    expect("bestmove e1g1", 2000);
+}
+
+// Depth limits of perft, a line of too many tokens, and the debug command.
+static void test_limits_and_debug(void **state)
+{
+    (void)state;
+    send("go perft 65");
+    expect("info string go perft depth must be from 0 to 64", 2000);
+    send("go perft -1");
+    expect("info string go perft depth must be", 2000);
+    send("bench 0");
+    expect("info string bench depth must be", 2000);
+    FILE *p = popen("./outpost perft 100 2>&1; echo \"exit $?\"", "r");
+    if (getenv("OUTPOST_ENGINE")) { // the engine under test, not ./outpost
+        pclose(p);
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "%s perft 100 2>&1; echo \"exit $?\"", engine_path());
+        p = popen(cmd, "r");
+    }
+    assert_non_null(p);
+    char out[512] = "", line[256];
+    while (fgets(line, sizeof line, p))
+        strncat(out, line, sizeof out - strlen(out) - 1);
+    pclose(p);
+    assert_non_null(strstr(out, "info string perft depth must be an integer from 0 to 64, not '100'"));
+    assert_non_null(strstr(out, "exit 1"));
+    // 16,385 tokens: refused whole with an info string, the position kept.
+    send("position startpos moves e2e4");
+    static char big[16385 * 2 + 64];
+    size_t n = (size_t)snprintf(big, sizeof big, "position startpos moves");
+    for (int i = 0; i < 16385 - 3; i++) {
+        big[n++] = ' ';
+        big[n++] = 'x';
+    }
+    big[n] = '\0';
+    send("%s", big);
+    expect("info string line of more than 16384 tokens ignored", 2000);
+    check_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    big[n - 2] = '\0'; // 16,384 tokens: read, and x is no move
+    send("%s", big);
+    expect("info string illegal or unknown move 'x'", 2000);
+    // debug on adds diagnostics, debug off removes them, anything else is refused.
+    send("debug on");
+    expect("info string debug: debug mode on", 2000);
+    send("position startpos moves d2d4");
+    expect("info string debug: position rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", 2000);
+    send("go wtime 1000 btime 1000");
+    expect("info string debug: go: soft limit", 2000);
+    expect_legal_bestmove(2000);
+    send("debug off");
+    send("position startpos");
+    send("isready");
+    while (read_line(2000) && !starts_with(eng.line, "readyok"))
+        if (starts_with(eng.line, "info string debug"))
+            fail_msg("after debug off: '%s'", eng.line);
+    assert_true(starts_with(eng.line, "readyok"));
+    send("debug maybe");
+    expect("info string debug needs 'on' or 'off'", 2000);
 }
 
 // A search that would never end by itself (no limits, or only `mate` with no mate to
@@ -497,7 +679,13 @@ int main(void)
         cmocka_unit_test(test_quit_during_search),
         cmocka_unit_test_setup_teardown(test_determinism, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multipv_and_wdl, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_go_waits_for_running_search, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_go_stops_running_search, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_during_long_commands, setup, teardown),
+        cmocka_unit_test(test_quit_during_long_commands),
+        cmocka_unit_test_setup_teardown(test_infinite_ignores_clock, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_huge_clock, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chess960_option_off, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits_and_debug, setup, teardown),
         cmocka_unit_test_setup_teardown(test_go_after_unbounded_search, setup, teardown),
         cmocka_unit_test(test_fastchess_compliance),
     };
