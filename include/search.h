@@ -2,12 +2,16 @@
 // The search: iterative deepening with aspiration windows over a principal-variation
 // alpha-beta negamax, quiescence search, and the move ordering that feeds them. All its
 // state lives in one SearchThread, so more threads can be added later.
+// search_run() is the main thread's driver (limits, output, the bestmove line); the
+// iterative deepening below it is what every search thread runs.
 #ifndef OUTPOST_SEARCH_H
 #define OUTPOST_SEARCH_H
 
 #include <stdatomic.h>
 
+#include "history.h"
 #include "movegen.h"
+#include "params.h"
 #include "position.h"
 #include "timeman.h"
 #include "tt.h"
@@ -37,6 +41,21 @@ typedef struct {
     Move pv[MAX_PLY + 1];
 } RootMove;
 
+// One entry per ply of the current line, reached from a node as ss, its parent as ss - 1
+// and so on; entries before the root are sentinels with no move.
+typedef struct {
+    int ply;
+    Score static_eval;  // SCORE_NONE in check
+    Move move;          // the move being searched from this node (MOVE_NULL: null move)
+    Move excluded;      // the move a singular-extension search leaves out here
+    Move killers[2];    // quiet moves that refuted a sibling of this node
+    int16_t *cont_row;  // continuation-history row of `move`; NULL for a null move
+    int moved;          // the piece that made `move`
+} SearchStack;
+
+// Sentinel entries before the root: enough for the deepest look back (ss - 2).
+enum { STACK_OFFSET = 2 };
+
 typedef struct {
     // Inputs, set before search_run().
     Position pos;
@@ -46,6 +65,7 @@ typedef struct {
     SearchOptions opts;
     OutputFn out;
     void *out_ctx;
+    SearchParams params;  // search_init() sets the defaults
 
     // Results.
     uint64_t nodes;
@@ -63,16 +83,13 @@ typedef struct {
     RootMove completed[MAX_MOVES]; // root moves as of the last completed iteration
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int pv_len[MAX_PLY + 1];
-    Move killers[MAX_PLY + 2][2];
-    Move excluded[MAX_PLY + 2]; // move left out by a singular-extension search at that ply
-    int16_t history[COLOR_NB][64][64];
-    // Continuation history: how well a quiet move (piece, to) did after the move made one
-    // or two plies earlier (piece, to), as the position's states record them.
-    int16_t cont_history[PIECE_NB * 64][PIECE_NB * 64];
-    // Capture history: how often a capture or promotion by (piece, to, victim type) refuted
-    // a node; orders noisy moves within their SEE class.
-    int16_t cap_history[PIECE_NB][64][PIECE_TYPE_NB];
+    SearchStack stack[MAX_PLY + STACK_OFFSET + 2];
+    int reductions[64][64];   // late-move reductions by depth and move number (params)
+    Histories hist;
 } SearchThread;
+
+// Prepares a zeroed SearchThread: default parameters, nothing learned.
+void search_init(SearchThread *t);
 
 // Forgets everything learned (ucinewgame): killers and all histories.
 void search_clear(SearchThread *t);

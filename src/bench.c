@@ -43,6 +43,7 @@ static SearchThread *alloc_search(TT *tt, size_t hash_mb)
         free(t);
         return NULL;
     }
+    search_init(t);
     return t;
 }
 

@@ -15,27 +15,26 @@
 #include "move.h"
 #include "see.h"
 
-enum { CHECK_INTERVAL = 1024, HISTORY_MAX = 16384, SE_DEPTH = 8, SE_MARGIN = 2, CAP_DIV = 16 };
+enum { CHECK_INTERVAL = 1024, CAP_DIV = 16 };
 
-static int reductions[64][64];
-
-static void init_reductions(void)
+static void init_reductions(SearchThread *t)
 {
-    static bool done = false;
-    if (done)
-        return;
-    for (int d = 1; d < 64; d++)
-        for (int m = 1; m < 64; m++)
-            reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
-    done = true;
+    const SearchParams *p = &t->params;
+    for (int d = 0; d < 64; d++)
+        for (int m = 0; m < 64; m++)
+            t->reductions[d][m] = d && m ? (int)(p->lmr_base / 100.0 + log(d) * log(m) / (p->lmr_div / 100.0)) : 0;
+}
+
+void search_init(SearchThread *t)
+{
+    t->params = (SearchParams)SEARCH_PARAMS_DEFAULT;
+    search_clear(t);
 }
 
 void search_clear(SearchThread *t)
 {
-    memset(t->killers, 0, sizeof t->killers);
-    memset(t->history, 0, sizeof t->history);
-    memset(t->cont_history, 0, sizeof t->cont_history);
-    memset(t->cap_history, 0, sizeof t->cap_history);
+    memset(t->stack, 0, sizeof t->stack);
+    hist_clear(&t->hist);
 }
 
 /* ---------------------------------------------------------------- limits */
@@ -78,44 +77,15 @@ static int mvv_lva(const Position *pos, Move m)
     return value;
 }
 
-static int piece_to(const Position *pos, Move m) { return pos->board[move_from(m)] * 64 + move_to(m); }
-
-// The continuation-history rows of the search's moves one and two plies before ply, read
-// once per node; NULL where there is no such move (before the root, a null move).
-static void cont_rows(SearchThread *t, int ply, int16_t *rows[2])
+// The continuation-history rows of the node at ss: of the moves one and two plies back.
+static ContRows cont_rows(const SearchStack *ss)
 {
-    for (int back = 1; back <= 2; back++) {
-        rows[back - 1] = NULL;
-        if (ply < back)
-            continue;
-        const StateInfo *st = pos_state_back(&t->pos, back - 1);
-        if (st->move != MOVE_NULL)
-            rows[back - 1] = t->cont_history[st->moved * 64 + move_to(st->move)];
-    }
+    return (ContRows){{(ss - 1)->cont_row, (ss - 2)->cont_row}};
 }
 
-// Ordering score of a quiet move: butterfly history plus continuation history one and
-// two plies back.
-static int quiet_score(const SearchThread *t, int16_t *const rows[2], Move m)
-{
-    int s = t->history[t->pos.side][move_from(m)][move_to(m)];
-    for (int k = 0; k < 2; k++)
-        if (rows[k])
-            s += rows[k][piece_to(&t->pos, m)];
-    return s;
-}
-
-static int16_t *cap_entry(SearchThread *t, Move m)
-{
-    const Position *pos = &t->pos;
-    int victim = pos->board[move_to(m)];
-    int type = move_is_ep(m) || victim == NO_PIECE ? PAWN : piece_type(victim);
-    return &t->cap_history[pos->board[move_from(m)]][move_to(m)][type];
-}
-
-// rows: the node's continuation-history rows (cont_rows), read only for quiet moves.
-static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move tt_move, int ply,
-                        int16_t *const rows[2])
+// rows: the node's continuation-history rows, read only for quiet moves.
+static void score_moves(SearchThread *t, const SearchStack *ss, const MoveList *list, int *scores, Move tt_move,
+                        const ContRows *rows)
 {
     const Position *pos = &t->pos;
     for (int i = 0; i < list->count; i++) {
@@ -127,13 +97,13 @@ static void score_moves(SearchThread *t, const MoveList *list, int *scores, Move
             // The offset keeps every capture within its SEE band whatever its history, since
             // qsearch skips the moves scored below SCORE_GOOD_NOISY.
             scores[i] = (!underpromo && see_ge(pos, m, 0) ? SCORE_GOOD_NOISY : SCORE_BAD_NOISY) + HISTORY_MAX / CAP_DIV
-                        + mvv_lva(pos, m) + *cap_entry(t, m) / CAP_DIV;
-        } else if (m == t->killers[ply][0])
+                        + mvv_lva(pos, m) + *hist_capture(&t->hist, pos, m) / CAP_DIV;
+        } else if (m == ss->killers[0])
             scores[i] = SCORE_KILLER + 1;
-        else if (m == t->killers[ply][1])
+        else if (m == ss->killers[1])
             scores[i] = SCORE_KILLER;
         else
-            scores[i] = quiet_score(t, rows, m);
+            scores[i] = hist_quiet(&t->hist, pos, rows, m);
     }
 }
 
@@ -154,20 +124,6 @@ static Move pick_move(MoveList *list, int *scores, int i)
     return m;
 }
 
-static void update_history(int16_t *h, int bonus)
-{
-    *h = (int16_t)(*h + bonus - *h * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
-}
-
-// Rewards (bonus > 0) or punishes a quiet move in all its history tables.
-static void update_quiet(SearchThread *t, int16_t *const rows[2], Move m, int bonus)
-{
-    update_history(&t->history[t->pos.side][move_from(m)][move_to(m)], bonus);
-    for (int k = 0; k < 2; k++)
-        if (rows[k])
-            update_history(&rows[k][piece_to(&t->pos, m)], bonus);
-}
-
 /* ---------------------------------------------------------------- search */
 
 static bool is_draw(const SearchThread *t, int ply)
@@ -186,9 +142,32 @@ static void update_pv(SearchThread *t, int ply, Move m)
     t->pv_len[ply] = t->pv_len[ply + 1] + 1;
 }
 
-static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
+// Makes m from the node at ss, recording it in the stack for the plies below.
+static void search_make(SearchThread *t, SearchStack *ss, Move m)
+{
+    ss->move = m;
+    ss->moved = t->pos.board[move_from(m)];
+    ss->cont_row = hist_cont_row(&t->hist, &t->pos, m);
+    pos_make_move(&t->pos, m);
+}
+
+static void search_make_null(SearchThread *t, SearchStack *ss)
+{
+    ss->move = MOVE_NULL;
+    ss->moved = NO_PIECE;
+    ss->cont_row = NULL;
+    pos_make_null(&t->pos);
+}
+
+static int history_bonus(const SearchParams *p, int depth)
+{
+    return p->hist_mult * (depth * depth > p->hist_max_sq ? p->hist_max_sq : depth * depth);
+}
+
+static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
 {
     Position *pos = &t->pos;
+    int ply = ss->ply;
     if (t->aborted) // a re-search after the abort must not count a node
         return 0;
     t->nodes++;
@@ -225,14 +204,15 @@ static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
         if (best > alpha)
             alpha = best;
     }
+    ss->static_eval = eval;
 
     MoveList list;
     int scores[MAX_MOVES];
     gen_moves(pos, &list, in_check ? GEN_ALL : GEN_NOISY);
-    int16_t *rows[2] = {NULL, NULL}; // only evasions include quiet moves
+    ContRows rows = {{NULL, NULL}}; // only evasions include quiet moves
     if (in_check)
-        cont_rows(t, ply, rows);
-    score_moves(t, &list, scores, tt_move, ply, rows);
+        rows = cont_rows(ss);
+    score_moves(t, ss, &list, scores, tt_move, &rows);
     Move best_move = MOVE_NONE;
     int old_alpha = alpha;
     for (int i = 0; i < list.count; i++) {
@@ -240,8 +220,8 @@ static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
         // Out of check, losing captures and underpromotions cannot raise alpha in practice.
         if (!in_check && scores[i] < SCORE_GOOD_NOISY && m != tt_move)
             continue;
-        pos_make_move(pos, m);
-        Score score = -qsearch(t, -beta, -alpha, ply + 1);
+        search_make(t, ss, m);
+        Score score = -qsearch(t, ss + 1, -beta, -alpha);
         pos_unmake_move(pos, m);
         if (t->aborted)
             return 0;
@@ -264,15 +244,17 @@ static Score qsearch(SearchThread *t, Score alpha, Score beta, int ply)
     return best;
 }
 
-static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int ply, bool cut_node)
+static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, int depth, bool cut_node)
 {
     Position *pos = &t->pos;
+    const SearchParams *p = &t->params;
+    int ply = ss->ply;
     bool pv_node = beta - alpha > 1;
     bool in_check = pos_in_check(pos);
 
     // Step 1. Quiescence at the horizon.
     if (depth <= 0)
-        return qsearch(t, alpha, beta, ply);
+        return qsearch(t, ss, alpha, beta);
 
     if (t->aborted) // a re-search after the abort must not count a node
         return 0;
@@ -295,7 +277,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         return alpha;
 
     // Step 3. Transposition table cutoff (not in PV nodes, to keep the PV whole).
-    Move excluded = t->excluded[ply];
+    Move excluded = ss->excluded;
     bool found;
     TTEntry *tte = tt_probe(t->tt, pos_key(pos), &found);
     Move tt_move = found ? tte->move : MOVE_NONE;
@@ -312,19 +294,21 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
     Score eval = SCORE_NONE;
     if (!in_check)
         eval = found && tte->eval != SCORE_NONE ? tte->eval : eval_evaluate(pos);
-    t->killers[ply + 1][0] = t->killers[ply + 1][1] = MOVE_NONE;
+    ss->static_eval = eval;
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
 
     if (!pv_node && !in_check && !excluded) {
         // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
-        if (depth <= 8 && eval - 75 * depth >= beta && eval < SCORE_MATE_IN_MAX)
+        if (depth <= p->rfp_depth && eval - p->rfp_margin * depth >= beta && eval < SCORE_MATE_IN_MAX)
             return eval;
 
         // Step 6. Null move: if passing still beats beta, a real move will too. Not in
         // pawn endings, where zugzwang makes passing the best "move".
-        if (depth >= 3 && eval >= beta && pos_has_non_pawn(pos, pos->side) && pos_state(pos)->move != MOVE_NULL) {
-            int r = 3 + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
-            pos_make_null(pos);
-            Score s = -negamax(t, -beta, -beta + 1, depth - 1 - r, ply + 1, !cut_node);
+        if (depth >= p->nmp_depth && eval >= beta && pos_has_non_pawn(pos, pos->side) && (ss - 1)->move != MOVE_NULL) {
+            int by_eval = (eval - beta) / p->nmp_eval_div;
+            int r = p->nmp_base + depth / p->nmp_depth_div + (by_eval < p->nmp_eval_max ? by_eval : p->nmp_eval_max);
+            search_make_null(t, ss);
+            Score s = -negamax(t, ss + 1, -beta, -beta + 1, depth - 1 - r, !cut_node);
             pos_unmake_null(pos);
             if (t->aborted)
                 return 0;
@@ -335,7 +319,7 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
 
     // Step 7. Internal iterative reduction: without a TT move, deep nodes are searched
     // shallower first, and the next visit has a move to try.
-    if (depth >= 4 && tt_move == MOVE_NONE && (pv_node || cut_node))
+    if (depth >= p->iir_depth && tt_move == MOVE_NONE && (pv_node || cut_node))
         depth--;
 
     // Step 8. The move loop.
@@ -344,9 +328,8 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
     gen_moves(pos, &list, GEN_ALL);
     if (list.count == 0)
         return in_check ? mated_in(ply) : SCORE_DRAW;
-    int16_t *rows[2];
-    cont_rows(t, ply, rows);
-    score_moves(t, &list, scores, tt_move, ply, rows);
+    ContRows rows = cont_rows(ss);
+    score_moves(t, ss, &list, scores, tt_move, &rows);
 
     Score best = -SCORE_INFINITE, old_alpha = alpha;
     Move best_move = MOVE_NONE;
@@ -361,11 +344,12 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
 
         // Step 9. Pruning of late quiet moves in hopeless or quiet positions.
         if (!pv_node && !in_check && best > SCORE_MATED_IN_MAX) {
-            if (quiet && depth <= 8 && move_count > 3 + depth * depth / 2)
+            if (quiet && depth <= p->lmp_depth && move_count > p->lmp_base + depth * depth / p->lmp_div)
                 continue; // late-move pruning
-            if (quiet && depth <= 6 && eval + 90 + 90 * depth <= alpha && move_count > 1)
+            if (quiet && depth <= p->fp_depth && eval + p->fp_base + p->fp_margin * depth <= alpha && move_count > 1)
                 continue; // futility pruning
-            if (depth <= 6 && !see_ge(pos, m, quiet ? -60 * depth : -25 * depth * depth))
+            if (depth <= p->see_depth
+                && !see_ge(pos, m, quiet ? -p->see_quiet * depth : -p->see_noisy * depth * depth))
                 continue; // SEE pruning
         }
 
@@ -373,12 +357,12 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         // is searched one ply deeper; if several moves beat beta, cut at once (multi-cut).
         int extension = 0;
         Score tt_score = m == tt_move ? tt_score_from(tt_hit.score, ply) : SCORE_NONE;
-        if (depth >= SE_DEPTH && m == tt_move && !excluded && (tt_bound(&tt_hit) & BOUND_LOWER)
-            && tt_depth(&tt_hit) >= depth - 3 && abs(tt_score) < SCORE_MATE_IN_MAX) {
-            Score s_beta = tt_score - SE_MARGIN * depth;
-            t->excluded[ply] = m;
-            Score s = negamax(t, s_beta - 1, s_beta, (depth - 1) / 2, ply, cut_node);
-            t->excluded[ply] = MOVE_NONE;
+        if (depth >= p->se_depth && m == tt_move && !excluded && (tt_bound(&tt_hit) & BOUND_LOWER)
+            && tt_depth(&tt_hit) >= depth - p->se_tt_depth && abs(tt_score) < SCORE_MATE_IN_MAX) {
+            Score s_beta = tt_score - p->se_margin * depth;
+            ss->excluded = m;
+            Score s = negamax(t, ss, s_beta - 1, s_beta, (depth - 1) / 2, cut_node);
+            ss->excluded = MOVE_NONE;
             if (t->aborted)
                 return 0;
             if (s < s_beta)
@@ -388,37 +372,37 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
         }
 
         bool killer = quiet && scores[i] >= SCORE_KILLER;
-        int hist = !quiet ? 0 : killer ? quiet_score(t, rows, m) : scores[i];
-        pos_make_move(pos, m);
+        int hist = !quiet ? 0 : killer ? hist_quiet(&t->hist, pos, &rows, m) : scores[i];
+        search_make(t, ss, m);
         bool gives_check = pos_in_check(pos);
         // Step 11. Check extension.
         int new_depth = depth - 1 + (extension ? extension : gives_check ? 1 : 0);
         Score score;
 
         // Step 12. Late-move reductions, then principal-variation search.
-        if (depth >= 3 && move_count > 1 + pv_node && quiet) {
-            int r = reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
+        if (depth >= p->lmr_depth && move_count > 1 + pv_node && quiet) {
+            int r = t->reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
             r += !pv_node + cut_node;
             // Killers are reduced one ply less; every quiet move, killers included, by
             // its history (a killer's ordering score is not its history).
             r -= killer;
-            r -= hist / 12288;
+            r -= hist / p->lmr_history;
             r -= gives_check;
             int reduced = new_depth - (r > 0 ? r : 0);
             if (reduced < 1)
                 reduced = 1;
             if (reduced > new_depth)
                 reduced = new_depth;
-            score = -negamax(t, -alpha - 1, -alpha, reduced, ply + 1, true);
+            score = -negamax(t, ss + 1, -alpha - 1, -alpha, reduced, true);
             if (score > alpha && reduced < new_depth)
-                score = -negamax(t, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
         } else if (!pv_node || move_count > 1) {
-            score = -negamax(t, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
         } else {
             score = alpha + 1; // force the full-window search of the first PV move
         }
         if (pv_node && score > alpha && (move_count == 1 || score < beta))
-            score = -negamax(t, -beta, -alpha, new_depth, ply + 1, false);
+            score = -negamax(t, ss + 1, -beta, -alpha, new_depth, false);
         pos_unmake_move(pos, m);
         if (t->aborted)
             return 0;
@@ -447,20 +431,20 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
     // history while the quiet moves tried before it lose some, and the noisy moves tried
     // before it lose capture-history credit either way.
     if (best >= beta) {
-        int bonus = depth * depth > 1200 ? 1200 : depth * depth;
+        int bonus = history_bonus(p, depth);
         if (move_is_noisy(best_move)) {
-            update_history(cap_entry(t, best_move), bonus * 8);
+            hist_update(hist_capture(&t->hist, pos, best_move), bonus);
         } else {
-            if (t->killers[ply][0] != best_move) {
-                t->killers[ply][1] = t->killers[ply][0];
-                t->killers[ply][0] = best_move;
+            if (ss->killers[0] != best_move) {
+                ss->killers[1] = ss->killers[0];
+                ss->killers[0] = best_move;
             }
-            update_quiet(t, rows, best_move, bonus * 8);
+            hist_update_quiet(&t->hist, pos, &rows, best_move, bonus);
             for (int i = 0; i < n_quiets; i++)
-                update_quiet(t, rows, quiets[i], -bonus * 8);
+                hist_update_quiet(&t->hist, pos, &rows, quiets[i], -bonus);
         }
         for (int i = 0; i < n_noisies; i++)
-            update_history(cap_entry(t, noisies[i]), -bonus * 8);
+            hist_update(hist_capture(&t->hist, pos, noisies[i]), -bonus);
     }
 
     if (excluded) // the excluded move was the only one, or its search must not pollute the TT
@@ -476,20 +460,21 @@ static Score negamax(SearchThread *t, Score alpha, Score beta, int depth, int pl
 static Score search_root(SearchThread *t, Score alpha, Score beta, int depth)
 {
     Position *pos = &t->pos;
+    SearchStack *ss = &t->stack[STACK_OFFSET];
     Score best = -SCORE_INFINITE;
     t->pv_len[0] = 0;
     for (int i = t->pv_idx; i < t->n_root; i++) {
         RootMove *rm = &t->root_moves[i];
         t->seldepth = 0;
-        pos_make_move(pos, rm->move);
+        search_make(t, ss, rm->move);
         int new_depth = depth - 1 + (pos_in_check(pos) ? 1 : 0);
         Score score;
         if (i == t->pv_idx) {
-            score = -negamax(t, -beta, -alpha, new_depth, 1, false);
+            score = -negamax(t, ss + 1, -beta, -alpha, new_depth, false);
         } else {
-            score = -negamax(t, -alpha - 1, -alpha, new_depth, 1, true);
+            score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, true);
             if (score > alpha && score < beta && !t->aborted)
-                score = -negamax(t, -beta, -alpha, new_depth, 1, false);
+                score = -negamax(t, ss + 1, -beta, -alpha, new_depth, false);
         }
         pos_unmake_move(pos, rm->move);
         if (t->aborted)
@@ -643,83 +628,81 @@ static Move ponder_move(SearchThread *t, const RootMove *rm)
     return m;
 }
 
-void search_run(SearchThread *t)
+// One root move (root_moves[pv_idx]) at one depth, in a window around its last score
+// that widens on every fail until the score falls inside it.
+static void aspiration_window(SearchThread *t, int depth)
 {
-    init_reductions();
-    t->nodes = 0;
-    t->completed_depth = 0;
-    t->aborted = false;
-    t->best_move = MOVE_NONE;
-    t->budget = tm_budget(&t->limits, t->pos.side, t->opts.move_overhead);
-    memset(t->killers, 0, sizeof t->killers);
-    tt_new_search(t->tt);
-    setup_root(t);
-
-    char line[256];
-    if (t->n_root == 0) {
-        emit(t, pos_in_check(&t->pos) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
-    } else {
-        int multipv = t->opts.multipv < t->n_root ? t->opts.multipv : t->n_root;
-        if (multipv < 1)
-            multipv = 1;
-        int max_depth = t->limits.depth > 0 && t->limits.depth < MAX_PLY - 1 ? t->limits.depth : MAX_PLY - 1;
-        for (int depth = 1; depth <= max_depth; depth++) {
-            t->root_depth = depth;
-            for (t->pv_idx = 0; t->pv_idx < multipv && !t->aborted; t->pv_idx++) {
-                Score prev = t->root_moves[t->pv_idx].prev_score, delta = 20;
-                Score alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-                if (depth >= 4 && prev > -SCORE_INFINITE) {
-                    alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
-                    beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
-                }
-                for (;;) {
-                    Score score = search_root(t, alpha, beta, depth);
-                    sort_root(t, t->pv_idx, t->n_root);
-                    if (t->aborted)
-                        break;
-                    bool slow = elapsed(t) > 3000;
-                    if (score <= alpha) {
-                        if (slow)
-                            print_info(t, &t->root_moves[t->pv_idx], depth, t->pv_idx + 1, " upperbound");
-                        beta = (alpha + beta) / 2;
-                        alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
-                    } else if (score >= beta) {
-                        if (slow)
-                            print_info(t, &t->root_moves[t->pv_idx], depth, t->pv_idx + 1, " lowerbound");
-                        beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
-                    } else {
-                        break;
-                    }
-                    delta += delta;
-                }
-                sort_root(t, 0, t->pv_idx + 1);
-            }
-            if (t->aborted)
-                break;
-            for (int i = 0; i < t->n_root; i++)
-                t->root_moves[i].prev_score = t->root_moves[i].score;
-            memcpy(t->completed, t->root_moves, (size_t)multipv * sizeof(RootMove));
-            t->completed_depth = depth;
-            for (int k = 0; k < multipv; k++)
-                print_info(t, &t->completed[k], depth, k + 1, "");
-            if (limits_reached_after_iteration(t, depth))
-                break;
-        }
-        // The result of the last completed iteration, restated with the final counts.
-        print_info(t, &t->completed[0], t->completed_depth, 1, "");
-        t->best_move = t->completed[0].move;
+    const SearchParams *p = &t->params;
+    Score prev = t->root_moves[t->pv_idx].prev_score, delta = p->asp_delta;
+    Score alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+    if (depth >= p->asp_depth && prev > -SCORE_INFINITE) {
+        alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
+        beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
     }
+    for (;;) {
+        Score score = search_root(t, alpha, beta, depth);
+        sort_root(t, t->pv_idx, t->n_root);
+        if (t->aborted)
+            return;
+        // Bounds are reported only in long searches, where a GUI shows the progress.
+        bool slow = elapsed(t) > 3000;
+        if (score <= alpha) {
+            if (slow)
+                print_info(t, &t->root_moves[t->pv_idx], depth, t->pv_idx + 1, " upperbound");
+            beta = (alpha + beta) / 2;
+            alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
+        } else if (score >= beta) {
+            if (slow)
+                print_info(t, &t->root_moves[t->pv_idx], depth, t->pv_idx + 1, " lowerbound");
+            beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
+        } else {
+            return;
+        }
+        delta += delta;
+    }
+}
 
-    if (!t->opts.print_bestmove)
-        return;
-    // Infinite and ponder searches answer only after stop (or ponderhit).
+// Every line of one completed iteration.
+static void report_iteration(SearchThread *t, int depth, int multipv)
+{
+    for (int k = 0; k < multipv; k++)
+        print_info(t, &t->completed[k], depth, k + 1, "");
+}
+
+// Searches depth 1, 2, ... until a limit is reached, keeping the root moves of the last
+// completed iteration in t->completed; what every search thread runs.
+static void iterative_deepening(SearchThread *t, int multipv)
+{
+    int max_depth = t->limits.depth > 0 && t->limits.depth < MAX_PLY - 1 ? t->limits.depth : MAX_PLY - 1;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        t->root_depth = depth;
+        for (t->pv_idx = 0; t->pv_idx < multipv && !t->aborted; t->pv_idx++) {
+            aspiration_window(t, depth);
+            sort_root(t, 0, t->pv_idx + 1);
+        }
+        if (t->aborted)
+            break;
+        for (int i = 0; i < t->n_root; i++)
+            t->root_moves[i].prev_score = t->root_moves[i].score;
+        memcpy(t->completed, t->root_moves, (size_t)multipv * sizeof(RootMove));
+        t->completed_depth = depth;
+        report_iteration(t, depth, multipv);
+        if (limits_reached_after_iteration(t, depth))
+            break;
+    }
+}
+
+// Infinite and ponder searches answer only after stop (or ponderhit), then the bestmove
+// line: the first move of the last completed iteration and the reply expected to it.
+static void print_bestmove(SearchThread *t)
+{
     while (!atomic_load(&t->ctl->stop) && (t->limits.infinite || atomic_load(&t->ctl->pondering)))
         sleep_ms(1);
     if (t->n_root == 0) {
         emit(t, "bestmove (none)");
         return;
     }
-    char best[MOVE_STR_MAX], ponder[MOVE_STR_MAX];
+    char line[256], best[MOVE_STR_MAX], ponder[MOVE_STR_MAX];
     move_to_uci(t->best_move, t->pos.chess960, best);
     Move pm = ponder_move(t, &t->completed[0]);
     if (pm != MOVE_NONE) {
@@ -729,4 +712,36 @@ void search_run(SearchThread *t)
         snprintf(line, sizeof line, "bestmove %s", best);
     }
     emit(t, line);
+}
+
+// Resets the per-search state: counters, limits, the stack's plies and killers.
+static void prepare_search(SearchThread *t)
+{
+    init_reductions(t);
+    t->nodes = 0;
+    t->completed_depth = 0;
+    t->aborted = false;
+    t->best_move = MOVE_NONE;
+    t->budget = tm_budget(&t->limits, t->pos.side, t->opts.move_overhead);
+    memset(t->stack, 0, sizeof t->stack);
+    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++)
+        t->stack[i].ply = i - STACK_OFFSET;
+}
+
+void search_run(SearchThread *t)
+{
+    prepare_search(t);
+    tt_new_search(t->tt);
+    setup_root(t);
+    if (t->n_root == 0) {
+        emit(t, pos_in_check(&t->pos) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
+    } else {
+        int multipv = t->opts.multipv < t->n_root ? t->opts.multipv : t->n_root;
+        iterative_deepening(t, multipv < 1 ? 1 : multipv);
+        // The result of the last completed iteration, restated with the final counts.
+        print_info(t, &t->completed[0], t->completed_depth, 1, "");
+        t->best_move = t->completed[0].move;
+    }
+    if (t->opts.print_bestmove)
+        print_bestmove(t);
 }

@@ -574,6 +574,7 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
         fprintf(out, "info string out of memory at start-up\n");
         return 1;
     }
+    search_init(e->thread);
     char err[64];
     pos_set_fen(&e->pos, START_FEN, false, err, sizeof err);
 

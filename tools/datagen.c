@@ -149,6 +149,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "datagen: no book, output or memory\n");
         return 1;
     }
+    search_init(t);
     t->tt = &tt;
     t->ctl = &ctl;
     t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};

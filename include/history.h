@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// What the search learns about moves while it runs, for ordering and reductions:
+// butterfly history (side, from, to), continuation history (a quiet move after the moves
+// one and two plies before it), capture history (piece, to, victim) and the counter move
+// (the quiet move that last refuted a given move). Each search thread owns one.
+#ifndef OUTPOST_HISTORY_H
+#define OUTPOST_HISTORY_H
+
+#include "position.h"
+
+enum { HISTORY_MAX = 16384 };
+
+typedef struct {
+    int16_t butterfly[COLOR_NB][64][64];
+    // Continuation history: rows indexed by (piece, to) of an earlier move, columns by
+    // (piece, to) of the quiet move that followed it.
+    int16_t cont[PIECE_NB * 64][PIECE_NB * 64];
+    int16_t capture[PIECE_NB][64][PIECE_TYPE_NB];
+    Move counter[PIECE_NB][64];
+} Histories;
+
+// The continuation-history rows of a node: of the moves one and two plies before it,
+// NULL where there is none (before the root, a null move).
+typedef struct {
+    int16_t *row[2];
+} ContRows;
+
+void hist_clear(Histories *h);
+
+// (piece, to) of a move in pos (before it is made), the index of continuation history.
+static inline int hist_piece_to(const Position *pos, Move m) { return pos->board[move_from(m)] * 64 + move_to(m); }
+
+// The continuation row of a move that is about to be made in pos.
+static inline int16_t *hist_cont_row(Histories *h, const Position *pos, Move m)
+{
+    return h->cont[hist_piece_to(pos, m)];
+}
+
+// Ordering score of a quiet move: butterfly plus both continuation histories.
+static inline int hist_quiet(const Histories *h, const Position *pos, const ContRows *rows, Move m)
+{
+    int s = h->butterfly[pos->side][move_from(m)][move_to(m)];
+    for (int k = 0; k < 2; k++)
+        if (rows->row[k])
+            s += rows->row[k][hist_piece_to(pos, m)];
+    return s;
+}
+
+// The capture-history entry of a noisy move (a promotion without capture counts as
+// taking a pawn).
+static inline int16_t *hist_capture(Histories *h, const Position *pos, Move m)
+{
+    int victim = pos->board[move_to(m)];
+    int type = move_is_ep(m) || victim == NO_PIECE ? PAWN : piece_type(victim);
+    return &h->capture[pos->board[move_from(m)]][move_to(m)][type];
+}
+
+// Moves an entry toward +-HISTORY_MAX by bonus, less as it nears the bound (gravity).
+static inline void hist_update(int16_t *e, int bonus)
+{
+    *e = (int16_t)(*e + bonus - *e * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
+}
+
+// Rewards (bonus > 0) or punishes a quiet move in butterfly and continuation history.
+void hist_update_quiet(Histories *h, const Position *pos, const ContRows *rows, Move m, int bonus);
+
+#endif

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The search's tuning constants, every one named in one place: the margins, depths and
+// counts of the pruning steps, the reduction formula, the aspiration window and the
+// history bonuses. A tuner (SPSA) reads and sets them through PARAM_TABLE.
+#ifndef OUTPOST_PARAMS_H
+#define OUTPOST_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    // Reverse futility pruning: at depth <= rfp_depth, eval - rfp_margin * depth >= beta cuts.
+    int rfp_depth, rfp_margin;
+    // Null move: from nmp_depth; reduction nmp_base + depth / nmp_depth_div plus
+    // (eval - beta) / nmp_eval_div, the latter at most nmp_eval_max.
+    int nmp_depth, nmp_base, nmp_depth_div, nmp_eval_div, nmp_eval_max;
+    // Internal iterative reduction from this depth, in PV and cut nodes without a TT move.
+    int iir_depth;
+    // Late-move pruning: at depth <= lmp_depth, quiets after lmp_base + depth^2 / lmp_div moves.
+    int lmp_depth, lmp_base, lmp_div;
+    // Futility pruning of quiets: at depth <= fp_depth, eval + fp_base + fp_margin * depth <= alpha.
+    int fp_depth, fp_base, fp_margin;
+    // SEE pruning at depth <= see_depth: quiets below -see_quiet * depth, noisy moves
+    // below -see_noisy * depth^2.
+    int see_depth, see_quiet, see_noisy;
+    // Singular extensions: from se_depth, TT draft at least depth - se_tt_depth, margin
+    // se_margin * depth.
+    int se_depth, se_tt_depth, se_margin;
+    // Late-move reductions from lmr_depth: lmr_base / 100 + ln(depth) ln(moves) * 100 /
+    // lmr_div, less one for a killer and history / lmr_history.
+    int lmr_depth, lmr_base, lmr_div, lmr_history;
+    // Aspiration windows from asp_depth, first half-width asp_delta, doubled on a fail.
+    int asp_depth, asp_delta;
+    // History bonus for a cutoff at depth d: hist_mult * min(d * d, hist_max_sq).
+    int hist_mult, hist_max_sq;
+} SearchParams;
+
+// The values the engine plays with (tuned by SPRT; see docs/STRENGTH.md).
+#define SEARCH_PARAMS_DEFAULT                                                                                       \
+    {                                                                                                               \
+        .rfp_depth = 8, .rfp_margin = 75, .nmp_depth = 3, .nmp_base = 3, .nmp_depth_div = 4, .nmp_eval_div = 200, \
+        .nmp_eval_max = 3, .iir_depth = 4, .lmp_depth = 8, .lmp_base = 3, .lmp_div = 2, .fp_depth = 6,           \
+        .fp_base = 90, .fp_margin = 90, .see_depth = 6, .see_quiet = 60, .see_noisy = 25, .se_depth = 8,          \
+        .se_tt_depth = 3, .se_margin = 2, .lmr_depth = 3, .lmr_base = 75, .lmr_div = 225, .lmr_history = 12288,   \
+        .asp_depth = 4, .asp_delta = 20, .hist_mult = 8, .hist_max_sq = 1200,                                      \
+    }
+
+// One tunable parameter: its name, where it lives in SearchParams, its sensible range.
+typedef struct {
+    const char *name;
+    size_t offset;
+    int min, max;
+} ParamInfo;
+
+extern const ParamInfo PARAM_TABLE[];
+extern const int PARAM_COUNT;
+
+// The parameter called name (case-sensitive), or NULL.
+const ParamInfo *param_find(const char *name);
+
+// Sets a parameter; false (and p unchanged) when value is outside the parameter's range.
+bool param_set(SearchParams *p, const ParamInfo *info, int value);
+int param_get(const SearchParams *p, const ParamInfo *info);
+
+#endif
