@@ -46,13 +46,23 @@ static inline int hist_quiet(const Histories *h, const Position *pos, const Cont
     return s;
 }
 
-// The capture-history entry of a noisy move (a promotion without capture counts as
-// taking a pawn).
-static inline int16_t *hist_capture(Histories *h, const Position *pos, Move m)
+// The victim's type of a noisy move, for capture history (a promotion without capture
+// counts as taking a pawn).
+static inline int hist_victim(const Position *pos, Move m)
 {
     int victim = pos->board[move_to(m)];
-    int type = move_is_ep(m) || victim == NO_PIECE ? PAWN : piece_type(victim);
-    return &h->capture[pos->board[move_from(m)]][move_to(m)][type];
+    return move_is_ep(m) || victim == NO_PIECE ? PAWN : piece_type(victim);
+}
+
+// The capture-history entry of a noisy move, and its value.
+static inline int16_t *hist_capture(Histories *h, const Position *pos, Move m)
+{
+    return &h->capture[pos->board[move_from(m)]][move_to(m)][hist_victim(pos, m)];
+}
+
+static inline int hist_capture_value(const Histories *h, const Position *pos, Move m)
+{
+    return h->capture[pos->board[move_from(m)]][move_to(m)][hist_victim(pos, m)];
 }
 
 // Moves an entry toward +-HISTORY_MAX by bonus, less as it nears the bound (gravity).

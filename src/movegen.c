@@ -192,3 +192,80 @@ int gen_count_legal(const Position *pos)
 
 bool gen_is_checkmate(const Position *pos) { return pos_in_check(pos) && gen_count_legal(pos) == 0; }
 bool gen_is_stalemate(const Position *pos) { return !pos_in_check(pos) && gen_count_legal(pos) == 0; }
+
+// Castling by right `idx` is possible now: the right is held, the path is empty, the king
+// is not in check and crosses no attacked square (as gen_king_moves decides it).
+static bool castle_ok(const Position *pos, int idx)
+{
+    int us = pos->side;
+    if (!(pos_state(pos)->castling & (1 << idx)) || pos_in_check(pos) || (pos_occupied(pos) & pos->castle_path[idx]))
+        return false;
+    Bitboard occ = pos_occupied(pos) ^ sq_bb(pos->castle_rook[idx]);
+    Bitboard enemies = pos->by_color[color_flip(us)];
+    for (Bitboard path = pos->castle_king_path[idx]; path;)
+        if (pos_attackers_to(pos, pop_lsb(&path), occ) & enemies)
+            return false;
+    return true;
+}
+
+bool gen_is_pseudo_legal(const Position *pos, Move m)
+{
+    Square from = move_from(m), to = move_to(m);
+    int piece = pos->board[from], us = pos->side, flag = move_flag(m);
+    if (m == MOVE_NONE || m == MOVE_NULL || from == to || piece == NO_PIECE || piece_color(piece) != us)
+        return false;
+    int type = piece_type(piece);
+    int target = pos->board[to];
+    if (flag == FLAG_CASTLE) {
+        if (type != KING || target != make_piece(us, ROOK))
+            return false;
+        for (int i = 0; i < 2; i++)
+            if (pos->castle_rook[2 * us + i] == to && castle_ok(pos, 2 * us + i))
+                return true;
+        return false;
+    }
+    // Every other kind: a capture flag exactly when an enemy piece (not the king) stands
+    // on the target; en passant alone captures onto an empty square.
+    bool capture = flag == FLAG_CAPTURE || flag >= FLAG_PROMO_CAPTURE;
+    if (flag == FLAG_EN_PASSANT)
+        return type == PAWN && to == pos_state(pos)->ep && target == NO_PIECE && (pawn_attacks(us, from) & sq_bb(to));
+    if (capture ? target == NO_PIECE || piece_color(target) == us || piece_type(target) == KING : target != NO_PIECE)
+        return false;
+    if (type != PAWN) {
+        if (flag != FLAG_QUIET && flag != FLAG_CAPTURE)
+            return false;
+        return (piece_attacks(type, from, pos_occupied(pos)) & sq_bb(to)) != 0;
+    }
+    int up = us == WHITE ? 8 : -8;
+    bool last_rank = relative_rank(us, to) == 7;
+    if (move_is_promo(m) != last_rank)
+        return false;
+    if (capture)
+        return (pawn_attacks(us, from) & sq_bb(to)) != 0;
+    if (flag == FLAG_DOUBLE_PUSH)
+        return relative_rank(us, from) == 1 && to == from + 2 * up && pos->board[from + up] == NO_PIECE;
+    return (flag == FLAG_QUIET || move_is_promo(m)) && to == from + up;
+}
+
+bool gen_is_legal(const Position *pos, Move m)
+{
+    if (move_is_castle(m)) // gen_is_pseudo_legal checked the king's path
+        return true;
+    int us = pos->side, them = color_flip(us);
+    Square from = move_from(m), to = move_to(m), ksq = pos_king(pos, us);
+    Bitboard enemies = pos->by_color[them];
+    if (from == ksq) // the king's own square must not shield the square it goes to
+        return !(pos_attackers_to(pos, to, pos_occupied(pos) ^ sq_bb(from)) & enemies);
+    if (move_is_ep(m)) { // two pawns leave their squares: look for any attack on the king
+        Square capsq = to + (us == WHITE ? -8 : 8);
+        Bitboard occ = (pos_occupied(pos) ^ sq_bb(from) ^ sq_bb(capsq)) | sq_bb(to);
+        return !(pos_attackers_to(pos, ksq, occ) & enemies & ~sq_bb(capsq));
+    }
+    Bitboard checkers = pos_checkers(pos);
+    if (more_than_one(checkers))
+        return false;
+    if (checkers && !((between_bb(ksq, lsb(checkers)) | checkers) & sq_bb(to)))
+        return false;
+    Bitboard pinned = pos_blockers(pos, us) & pos->by_color[us];
+    return !(pinned & sq_bb(from)) || (line_bb(ksq, from) & sq_bb(to));
+}

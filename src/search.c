@@ -13,9 +13,10 @@
 
 #include "eval.h"
 #include "move.h"
+#include "movepick.h"
 #include "see.h"
 
-enum { CHECK_INTERVAL = 1024, CAP_DIV = 16 };
+enum { CHECK_INTERVAL = 1024 };
 
 static void init_reductions(SearchThread *t)
 {
@@ -61,67 +62,18 @@ static void check_limits(SearchThread *t)
 
 /* ---------------------------------------------------------------- move ordering */
 
-enum {
-    SCORE_TT_MOVE = 1 << 30,
-    SCORE_GOOD_NOISY = 1 << 28,
-    SCORE_KILLER = 1 << 27,
-    SCORE_BAD_NOISY = -(1 << 28),
-};
-
-static int mvv_lva(const Position *pos, Move m)
-{
-    int victim = move_is_ep(m) ? PAWN : (pos->board[move_to(m)] == NO_PIECE ? PAWN : piece_type(pos->board[move_to(m)]));
-    int value = see_value[victim] * 8 - piece_type(pos->board[move_from(m)]);
-    if (move_is_promo(m))
-        value += see_value[move_promo_type(m)] * 8;
-    return value;
-}
-
 // The continuation-history rows of the node at ss: of the moves one and two plies back.
 static ContRows cont_rows(const SearchStack *ss)
 {
     return (ContRows){{(ss - 1)->cont_row, (ss - 2)->cont_row}};
 }
 
-// rows: the node's continuation-history rows, read only for quiet moves.
-static void score_moves(SearchThread *t, const SearchStack *ss, const MoveList *list, int *scores, Move tt_move,
-                        const ContRows *rows)
+// The counter move stored for the move that led to the node at ss, if there was one.
+static Move counter_move(const SearchThread *t, const SearchStack *ss)
 {
-    const Position *pos = &t->pos;
-    for (int i = 0; i < list->count; i++) {
-        Move m = list->moves[i];
-        if (m == tt_move)
-            scores[i] = SCORE_TT_MOVE;
-        else if (move_is_noisy(m)) {
-            bool underpromo = move_is_promo(m) && move_promo_type(m) != QUEEN;
-            // The offset keeps every capture within its SEE band whatever its history, since
-            // qsearch skips the moves scored below SCORE_GOOD_NOISY.
-            scores[i] = (!underpromo && see_ge(pos, m, 0) ? SCORE_GOOD_NOISY : SCORE_BAD_NOISY) + HISTORY_MAX / CAP_DIV
-                        + mvv_lva(pos, m) + *hist_capture(&t->hist, pos, m) / CAP_DIV;
-        } else if (m == ss->killers[0])
-            scores[i] = SCORE_KILLER + 1;
-        else if (m == ss->killers[1])
-            scores[i] = SCORE_KILLER;
-        else
-            scores[i] = hist_quiet(&t->hist, pos, rows, m);
-    }
-}
-
-// Moves the best-scored remaining move to index i (selection sort, one step at a time,
-// since a cutoff usually comes before the list is exhausted).
-static Move pick_move(MoveList *list, int *scores, int i)
-{
-    int best = i;
-    for (int j = i + 1; j < list->count; j++)
-        if (scores[j] > scores[best])
-            best = j;
-    Move m = list->moves[best];
-    int s = scores[best];
-    list->moves[best] = list->moves[i];
-    scores[best] = scores[i];
-    list->moves[i] = m;
-    scores[i] = s;
-    return m;
+    const SearchStack *prev = ss - 1;
+    return prev->move == MOVE_NONE || prev->move == MOVE_NULL ? MOVE_NONE
+                                                              : t->hist.counter[prev->moved][move_to(prev->move)];
 }
 
 /* ---------------------------------------------------------------- search */
@@ -206,20 +158,15 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
     }
     ss->static_eval = eval;
 
-    MoveList list;
-    int scores[MAX_MOVES];
-    gen_moves(pos, &list, in_check ? GEN_ALL : GEN_NOISY);
-    ContRows rows = {{NULL, NULL}}; // only evasions include quiet moves
-    if (in_check)
-        rows = cont_rows(ss);
-    score_moves(t, ss, &list, scores, tt_move, &rows);
-    Move best_move = MOVE_NONE;
-    int old_alpha = alpha;
-    for (int i = 0; i < list.count; i++) {
-        Move m = pick_move(&list, scores, i);
-        // Out of check, losing captures and underpromotions cannot raise alpha in practice.
-        if (!in_check && scores[i] < SCORE_GOOD_NOISY && m != tt_move)
-            continue;
+    // Out of check only the TT move and winning captures: losing captures and
+    // underpromotions cannot raise alpha in practice. In check, every evasion.
+    MovePicker mp;
+    ContRows rows = cont_rows(ss);
+    mp_init(&mp, pos, &t->hist, &rows, tt_move, ss->killers, MOVE_NONE, !in_check);
+    Move best_move = MOVE_NONE, m;
+    int old_alpha = alpha, legal = 0;
+    while ((m = mp_next(&mp)) != MOVE_NONE) {
+        legal++;
         search_make(t, ss, m);
         Score score = -qsearch(t, ss + 1, -beta, -alpha);
         pos_unmake_move(pos, m);
@@ -236,7 +183,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
             }
         }
     }
-    if (in_check && list.count == 0)
+    if (in_check && legal == 0)
         return mated_in(ply);
 
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
@@ -322,32 +269,34 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     if (depth >= p->iir_depth && tt_move == MOVE_NONE && (pv_node || cut_node))
         depth--;
 
-    // Step 8. The move loop.
-    MoveList list;
-    int scores[MAX_MOVES];
-    gen_moves(pos, &list, GEN_ALL);
-    if (list.count == 0)
-        return in_check ? mated_in(ply) : SCORE_DRAW;
+    // Step 8. The move loop, over the staged picker.
     ContRows rows = cont_rows(ss);
-    score_moves(t, ss, &list, scores, tt_move, &rows);
+    MovePicker mp;
+    mp_init(&mp, pos, &t->hist, &rows, tt_move, ss->killers, counter_move(t, ss), false);
 
     Score best = -SCORE_INFINITE, old_alpha = alpha;
-    Move best_move = MOVE_NONE;
+    Move best_move = MOVE_NONE, m;
     Move quiets[MAX_MOVES], noisies[MAX_MOVES];
-    int n_quiets = 0, n_noisies = 0, move_count = 0;
-    for (int i = 0; i < list.count; i++) {
-        Move m = pick_move(&list, scores, i);
+    int n_quiets = 0, n_noisies = 0, move_count = 0, legal = 0;
+    while ((m = mp_next(&mp)) != MOVE_NONE) {
+        legal++;
         if (m == excluded)
             continue;
         bool quiet = !move_is_noisy(m);
         move_count++;
 
-        // Step 9. Pruning of late quiet moves in hopeless or quiet positions.
+        // Step 9. Pruning of late quiet moves in hopeless or quiet positions. Late-move
+        // and futility pruning hold for every quiet move after this one: the picker
+        // skips them.
         if (!pv_node && !in_check && best > SCORE_MATED_IN_MAX) {
-            if (quiet && depth <= p->lmp_depth && move_count > p->lmp_base + depth * depth / p->lmp_div)
+            if (quiet && depth <= p->lmp_depth && move_count > p->lmp_base + depth * depth / p->lmp_div) {
+                mp.skip_quiets = true;
                 continue; // late-move pruning
-            if (quiet && depth <= p->fp_depth && eval + p->fp_base + p->fp_margin * depth <= alpha && move_count > 1)
+            }
+            if (quiet && depth <= p->fp_depth && eval + p->fp_base + p->fp_margin * depth <= alpha && move_count > 1) {
+                mp.skip_quiets = true;
                 continue; // futility pruning
+            }
             if (depth <= p->see_depth
                 && !see_ge(pos, m, quiet ? -p->see_quiet * depth : -p->see_noisy * depth * depth))
                 continue; // SEE pruning
@@ -371,8 +320,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 return s_beta;
         }
 
-        bool killer = quiet && scores[i] >= SCORE_KILLER;
-        int hist = !quiet ? 0 : killer ? hist_quiet(&t->hist, pos, &rows, m) : scores[i];
+        bool killer = quiet && mp_last_is_refutation(&mp);
+        int hist = !quiet ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
         search_make(t, ss, m);
         bool gives_check = pos_in_check(pos);
         // Step 11. Check extension.
@@ -383,8 +332,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         if (depth >= p->lmr_depth && move_count > 1 + pv_node && quiet) {
             int r = t->reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
             r += !pv_node + cut_node;
-            // Killers are reduced one ply less; every quiet move, killers included, by
-            // its history (a killer's ordering score is not its history).
+            // Killers and the counter move are reduced one ply less; every quiet move by
+            // its history.
             r -= killer;
             r -= hist / p->lmr_history;
             r -= gives_check;
@@ -439,6 +388,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 ss->killers[1] = ss->killers[0];
                 ss->killers[0] = best_move;
             }
+            if ((ss - 1)->move != MOVE_NONE && (ss - 1)->move != MOVE_NULL)
+                t->hist.counter[(ss - 1)->moved][move_to((ss - 1)->move)] = best_move;
             hist_update_quiet(&t->hist, pos, &rows, best_move, bonus);
             for (int i = 0; i < n_quiets; i++)
                 hist_update_quiet(&t->hist, pos, &rows, quiets[i], -bonus);
@@ -447,6 +398,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
             hist_update(hist_capture(&t->hist, pos, noisies[i]), -bonus);
     }
 
+    if (legal == 0)
+        return in_check ? mated_in(ply) : SCORE_DRAW;
     if (excluded) // the excluded move was the only one, or its search must not pollute the TT
         return best == -SCORE_INFINITE ? alpha : best;
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;

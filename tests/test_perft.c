@@ -5,6 +5,8 @@
 
 #include <inttypes.h>
 
+#include "move.h"
+#include "movegen.h"
 #include "perft.h"
 #include "position.h"
 
@@ -56,6 +58,65 @@ static void check_suite(const char *name, bool chess960)
                   name, lineno, shard, shards, checked, skipped);
 }
 
+// gen_is_pseudo_legal && gen_is_legal must hold for exactly the moves gen_moves makes:
+// checked for every 16-bit move value in pos.
+static void check_move_tests(const Position *p, const char *where)
+{
+    MoveList list;
+    gen_moves(p, &list, GEN_ALL);
+    static bool in_list[65536];
+    memset(in_list, 0, sizeof in_list);
+    for (int i = 0; i < list.count; i++)
+        in_list[list.moves[i]] = true;
+    for (int v = 0; v < 65536; v++) {
+        Move m = (Move)v;
+        bool ok = gen_is_pseudo_legal(p, m) && gen_is_legal(p, m);
+        if (ok != in_list[v]) {
+            char fen[FEN_MAX], mv[MOVE_STR_MAX];
+            pos_to_fen(p, fen);
+            move_to_uci(m, p->chess960, mv);
+            fail_msg("%s: %s flag %d: generated %d, accepted %d (%s)", where, mv, move_flag(m), in_list[v], ok, fen);
+        }
+    }
+}
+
+// Every position of the perft suites, and the children of the standard and tricky ones.
+static void test_pseudo_legal(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        bool chess960, children;
+    } SUITES[] = {{"perft.epd", false, true}, {"perft_tricky.epd", false, true}, {"perft960.epd", true, false}};
+    int checked = 0;
+    for (int s = 0; s < 3; s++) {
+        FILE *f = open_data(SUITES[s].name);
+        char line[512], err[128];
+        while (fgets(line, sizeof line, f)) {
+            char *semi = strchr(line, ';');
+            if (!semi)
+                continue;
+            *semi = '\0';
+            if (!pos_set_fen(&pos, line, SUITES[s].chess960, err, sizeof err))
+                fail_msg("%s: FEN rejected: %s", SUITES[s].name, err);
+            check_move_tests(&pos, SUITES[s].name);
+            checked++;
+            if (!SUITES[s].children)
+                continue;
+            MoveList list;
+            gen_moves(&pos, &list, GEN_ALL);
+            for (int i = 0; i < list.count; i++) {
+                pos_make_move(&pos, list.moves[i]);
+                check_move_tests(&pos, SUITES[s].name);
+                pos_unmake_move(&pos, list.moves[i]);
+                checked++;
+            }
+        }
+        fclose(f);
+    }
+    print_message("every move value checked in %d positions\n", checked);
+}
+
 static void test_perft_standard(void **state)
 {
     (void)state;
@@ -90,6 +151,7 @@ int main(void)
 {
     init_tables();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pseudo_legal),
         cmocka_unit_test(test_perft_standard),
         cmocka_unit_test(test_perft_tricky),
         cmocka_unit_test(test_perft_960),
