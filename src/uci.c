@@ -531,8 +531,8 @@ static bool handle_line(Engine *e, char *line, char **tok)
     else if (!strcmp(cmd, "quit"))
         return false;
     else if (!strcmp(cmd, "bench")) {
-        int64_t depth = BENCH_DEFAULT_DEPTH;
         int max = e->caps.max_perft_depth ? e->caps.max_perft_depth : 64;
+        int64_t depth = BENCH_DEFAULT_DEPTH < max ? BENCH_DEFAULT_DEPTH : max;
         if (n > 1 && (!parse_int(tok[1], &depth) || depth < 1 || depth > max)) {
             say(e, "info string bench depth must be from 1 to %d, not '%.32s'", max, tok[1]);
             return true;

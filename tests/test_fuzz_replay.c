@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fuzz/fuzz.h"
+#include "uci.h"
 
 typedef int (*FuzzTarget)(const uint8_t *, size_t);
 
@@ -85,6 +86,37 @@ static void test_replay_move(void **state)
     replay("move", fuzz_move, 3);
 }
 
+// The fuzzer's caps hold for every long command, plain `bench` (default depth 11)
+// included: the fuzzer once timed out on a `bench` whose depth escaped the cap.
+static char *run_capped(const char *input)
+{
+    FILE *in = fmemopen((void *)input, strlen(input), "r");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(in);
+    assert_non_null(out);
+    static const UciCaps CAPS = {.max_nodes = 400, .max_hash_mb = 1, .max_perft_depth = 2};
+    assert_int_equal(uci_loop_capped(in, out, &CAPS), 0);
+    fclose(in);
+    fclose(out);
+    return buf;
+}
+
+static void test_caps_hold(void **state)
+{
+    (void)state;
+    // At the end of input (no quit) a bounded job runs to its end.
+    char *out = run_capped("go perft 5\nbench 9\nbench\n");
+    assert_non_null(strstr(out, "info string go perft depth must be from 0 to 2, not 5"));
+    assert_non_null(strstr(out, "info string bench depth must be from 1 to 2, not '9'"));
+    assert_non_null(strstr(out, "info string bench: 40 positions, depth 2,"));
+    free(out);
+    out = run_capped("position startpos\ngo depth 30\n");
+    assert_non_null(strstr(out, " nodes 400 "));
+    free(out);
+}
+
 int main(void)
 {
     signal(SIGALRM, on_alarm);
@@ -93,6 +125,7 @@ int main(void)
         cmocka_unit_test(test_replay_uci),
         cmocka_unit_test(test_replay_fen),
         cmocka_unit_test(test_replay_move),
+        cmocka_unit_test(test_caps_hold),
     };
     return cmocka_run_group_tests_name("fuzz replay", tests, NULL, NULL);
 }
