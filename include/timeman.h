@@ -17,7 +17,8 @@ typedef struct {
     int depth;
     int mate;      // mate in this many moves
     int64_t movetime;
-    uint64_t nodes;
+    uint64_t nodes;      // hard node limit: the search stops at once
+    uint64_t soft_nodes; // no new iteration after this many nodes (data generation)
     bool infinite;
     bool ponder;
 } SearchLimits;

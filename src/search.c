@@ -547,6 +547,8 @@ static bool limits_reached_after_iteration(SearchThread *t, int depth)
         return true;
     if (t->limits.depth > 0 && depth >= t->limits.depth)
         return true;
+    if (t->limits.soft_nodes && t->nodes >= t->limits.soft_nodes)
+        return true;
     Score s = t->completed[0].score;
     if (t->limits.mate > 0 && s >= SCORE_MATE_IN_MAX && SCORE_MATE - s <= 2 * t->limits.mate)
         return true;

@@ -8,7 +8,7 @@
 
 void limits_init(SearchLimits *limits)
 {
-    *limits = (SearchLimits){{TIME_NONE, TIME_NONE}, {0, 0}, 0, 0, 0, -1, 0, false, false};
+    *limits = (SearchLimits){.time = {TIME_NONE, TIME_NONE}, .movetime = -1};
 }
 
 int64_t tm_now(void)

@@ -1,41 +1,70 @@
 // SPDX-License-Identifier: MIT
-// Self-play data for tools/tune: Outpost plays fast games against itself from the
-// opening book plus a few random moves, and writes every quiet position of each game
-// (side to move not in check, best move neither capture nor promotion, no mate score)
-// labelled with the game's result for white: "<FEN> [1.0]", "[0.5]" or "[0.0]".
-// Usage: datagen BOOK.epd OUT GAMES [NODES_PER_MOVE [SEED]]   (appends to OUT)
+// Self-play training data (docs/NNUE.md): Outpost plays games against itself from the
+// start position after 8-9 random plies, searching about NODES nodes per move, and writes
+// every position with the search's score, best move and the game's result as 32-byte
+// records (packpos.h). Nothing is filtered here: the reader drops what it does not want.
+//
+//   datagen DIR [-t WORKERS] [-g GAMES] [-n NODES] [-s SEED]   play (or resume) a run
+//   datagen --stats DIR                                        count records and results
+//   datagen --export-text DIR OUT                              quiet positions for tools/tune
+//
+// Worker w writes DIR/data-w.bin and, after each chunk of CHUNK_GAMES games,
+// appends "games positions bytes" to DIR/data-w.idx once the data are flushed: an
+// interrupted run loses at most the chunk it was playing, and running the same command
+// again resumes each worker after its last complete chunk. Game k of worker w is played
+// from its own seed (SEED, w, k), so a run is reproducible whatever the interruptions.
+// GAMES is per worker.
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "attacks.h"
 #include "movegen.h"
+#include "packpos.h"
 #include "psqt.h"
 #include "search.h"
 #include "zobrist.h"
 
 enum {
-    MAX_BOOK = 100000,
-    RANDOM_PLIES_MIN = 1,     // random moves after the book line, for variety
-    RANDOM_PLIES_SPREAD = 4,  // .. up to MIN + SPREAD - 1
-    MAX_GAME = 400,           // plies; longer games are called drawn
-    WIN_SCORE = 1000,         // a side this far ahead (cp) ..
-    WIN_PLIES = 6,            // .. for this many plies in a row has won
-    DRAW_SCORE = 10,          // both sides within this ..
-    DRAW_PLIES = 16,          // .. for this many plies, after DRAW_FROM, is a draw
-    DRAW_FROM = 80,
+    CHUNK_GAMES = 16,
+    RANDOM_PLIES = 8,          // random opening plies: 8 or 9
+    OPENING_NODES = 5000,      // the search that vets a random opening ..
+    OPENING_MAX_SCORE = 1000,  // .. rejects it beyond this score
+    HARD_NODES_FACTOR = 8,     // hard node cap per move: soft limit times this
+    MAX_GAME_PLIES = 600,      // a longer game is called a draw
+    WIN_SCORE = 2000,          // a side this far ahead (cp, white's view) ..
+    WIN_PLIES = 4,             // .. for this many plies in a row has won
+    DRAW_SCORE = 10,           // both sides within this ..
+    DRAW_PLIES = 12,           // .. for this many plies, from ply DRAW_FROM, is a draw
+    DRAW_FROM = 60,
 };
 
-static uint64_t rng_state;
+typedef struct {
+    const char *dir;
+    int workers;
+    long games; // per worker
+    uint64_t nodes;
+    uint64_t seed;
+} Config;
 
-static uint64_t rng_next(void)
+/* ---------------------------------------------------------------- randomness */
+
+static uint64_t splitmix(uint64_t *s)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
 }
+
+/* ---------------------------------------------------------------- playing */
 
 static void discard(void *ctx, const char *line)
 {
@@ -43,70 +72,66 @@ static void discard(void *ctx, const char *line)
     (void)line;
 }
 
-// The book's FENs (first four fields of each EPD line); returns how many.
-static int load_book(const char *path, char (*fens)[FEN_MAX])
+// One fixed-node search of t->pos; returns the best move and sets *score (side to move).
+static Move search_nodes(SearchThread *t, uint64_t soft, uint64_t hard, Score *score)
 {
-    FILE *in = fopen(path, "r");
-    if (!in) {
-        perror(path);
-        exit(1);
-    }
-    char line[512];
-    int n = 0;
-    while (n < MAX_BOOK && fgets(line, sizeof line, in)) {
-        char f[4][100];
-        if (sscanf(line, "%99s %99s %99s %99s", f[0], f[1], f[2], f[3]) == 4)
-            snprintf(fens[n++], FEN_MAX, "%s %s %s %s", f[0], f[1], f[2], f[3]);
-    }
-    fclose(in);
-    return n;
+    limits_init(&t->limits);
+    t->limits.soft_nodes = soft;
+    t->limits.nodes = hard;
+    atomic_store(&t->ctl->stop, false);
+    atomic_store(&t->ctl->start_ms, tm_now());
+    search_run(t);
+    *score = t->completed[0].score;
+    return t->best_move;
 }
 
-// Sets pos to a random book position plus a few random legal moves. False if the
-// random moves ended the game.
-static bool random_start(Position *pos, char (*book)[FEN_MAX], int n_book)
+// Sets t->pos to the start position plus 8 or 9 random legal moves, again until the
+// position has a legal move and a short search scores it within OPENING_MAX_SCORE.
+static void random_opening(SearchThread *t, uint64_t *rng)
 {
-    char err[128];
-    if (!pos_set_fen(pos, book[rng_next() % (uint64_t)n_book], false, err, sizeof err)) {
-        fprintf(stderr, "book: %s\n", err);
-        exit(1);
+    for (;;) {
+        char err[64];
+        pos_set_fen(&t->pos, START_FEN, false, err, sizeof err);
+        int plies = RANDOM_PLIES + (int)(splitmix(rng) % 2);
+        bool ok = true;
+        for (int i = 0; i < plies && ok; i++) {
+            MoveList list;
+            gen_moves(&t->pos, &list, GEN_ALL);
+            ok = list.count > 0;
+            if (ok)
+                pos_make_move(&t->pos, list.moves[splitmix(rng) % (uint64_t)list.count]);
+        }
+        if (!ok || gen_count_legal(&t->pos) == 0)
+            continue;
+        Score s;
+        search_nodes(t, OPENING_NODES, OPENING_NODES, &s);
+        if (s >= -OPENING_MAX_SCORE && s <= OPENING_MAX_SCORE)
+            return;
     }
-    int plies = RANDOM_PLIES_MIN + (int)(rng_next() % RANDOM_PLIES_SPREAD);
-    for (int i = 0; i < plies; i++) {
-        MoveList list;
-        gen_moves(pos, &list, GEN_ALL);
-        if (list.count == 0)
-            return false;
-        pos_make_move(pos, list.moves[rng_next() % (uint64_t)list.count]);
-    }
-    return gen_count_legal(pos) > 0;
 }
 
-// Plays one game from t->pos; writes its quiet positions to out. Returns the result
-// for white in half points (2 win, 1 draw, 0 loss).
-static int play_game(SearchThread *t, uint64_t nodes, FILE *out, int *written)
+// Plays one game from a fresh search state; appends its records to buf (room for
+// MAX_GAME_PLIES) and returns how many. Results: 2 white wins, 1 draw, 0 black wins.
+static int play_game(SearchThread *t, uint64_t nodes, uint64_t *rng, PackedPos *buf)
 {
-    static char fens[MAX_GAME][FEN_MAX];
-    int n = 0, win_streak = 0, draw_streak = 0, result = 1;
+    tt_clear(t->tt);
+    search_clear(t);
+    random_opening(t, rng);
+    tt_clear(t->tt);
+    search_clear(t);
+    Position *pos = &t->pos;
+    int n = 0, result = 1, win_streak = 0, draw_streak = 0;
     for (int ply = 0;; ply++) {
-        Position *pos = &t->pos;
         if (gen_count_legal(pos) == 0) {
             result = !pos_in_check(pos) ? 1 : pos->side == WHITE ? 0 : 2;
             break;
         }
-        if (ply >= MAX_GAME || pos_is_fifty_move_draw(pos) || pos_is_insufficient_material(pos)
+        if (n >= MAX_GAME_PLIES || pos_is_fifty_move_draw(pos) || pos_is_insufficient_material(pos)
             || pos_is_repetition(pos, 0))
             break;
-        limits_init(&t->limits);
-        t->limits.nodes = nodes;
-        atomic_store(&t->ctl->stop, false);
-        atomic_store(&t->ctl->start_ms, tm_now());
-        search_run(t);
-        Move m = t->best_move;
-        Score s = t->completed[0].score;
-        bool mate = s >= SCORE_MATE_IN_MAX || s <= SCORE_MATED_IN_MAX;
-        if (!mate && !pos_in_check(pos) && !move_is_noisy(m))
-            pos_to_fen(pos, fens[n++]);
+        Score s;
+        Move m = search_nodes(t, nodes, nodes * HARD_NODES_FACTOR, &s);
+        packpos_pack(pos, s, m, 1, &buf[n++]); // the result is set once the game ends
         int white = pos->side == WHITE ? s : -s;
         win_streak = white >= WIN_SCORE ? (win_streak > 0 ? win_streak + 1 : 1)
                    : white <= -WIN_SCORE ? (win_streak < 0 ? win_streak - 1 : -1) : 0;
@@ -114,39 +139,62 @@ static int play_game(SearchThread *t, uint64_t nodes, FILE *out, int *written)
             result = win_streak > 0 ? 2 : 0;
             break;
         }
-        draw_streak = ply >= DRAW_FROM && abs(white) <= DRAW_SCORE ? draw_streak + 1 : 0;
+        draw_streak = ply >= DRAW_FROM && white >= -DRAW_SCORE && white <= DRAW_SCORE ? draw_streak + 1 : 0;
         if (draw_streak >= DRAW_PLIES)
             break;
         pos_make_move(pos, m);
     }
-    static const char *const LABEL[3] = {"[0.0]", "[0.5]", "[1.0]"};
     for (int i = 0; i < n; i++)
-        fprintf(out, "%s %s\n", fens[i], LABEL[result]);
-    fflush(out);
-    *written += n;
-    return result;
+        packpos_set_result(&buf[i], result);
+    return n;
 }
 
-int main(int argc, char **argv)
+/* ---------------------------------------------------------------- files */
+
+static void worker_path(char *out, size_t size, const char *dir, int w, const char *ext)
 {
-    if (argc < 4) {
-        fprintf(stderr, "usage: %s BOOK.epd OUT GAMES [NODES_PER_MOVE [SEED]]\n", argv[0]);
-        return 2;
+    snprintf(out, size, "%s/data-%d.%s", dir, w, ext);
+}
+
+// The last complete chunk recorded in an index file: games, positions, bytes (zeros when
+// there is none).
+static void read_index(const char *path, long *games, long *positions, long *bytes)
+{
+    *games = *positions = *bytes = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    long g, p, b;
+    while (fscanf(f, "%ld %ld %ld", &g, &p, &b) == 3) {
+        *games = g;
+        *positions = p;
+        *bytes = b;
     }
-    long games = atol(argv[3]);
-    uint64_t nodes = argc > 4 ? strtoull(argv[4], NULL, 10) : 5000;
-    rng_state = argc > 5 ? strtoull(argv[5], NULL, 10) * 0x9E3779B97F4A7C15ull + 1 : 1;
-    attacks_init();
-    zobrist_init();
-    psqt_init();
-    static char book[MAX_BOOK][FEN_MAX];
-    int n_book = load_book(argv[1], book);
-    FILE *out = fopen(argv[2], "a");
+    fclose(f);
+}
+
+static int run_worker(const Config *cfg, int w)
+{
+    char bin[512], idx[512];
+    worker_path(bin, sizeof bin, cfg->dir, w, "bin");
+    worker_path(idx, sizeof idx, cfg->dir, w, "idx");
+    long games, positions, bytes;
+    read_index(idx, &games, &positions, &bytes);
+    // Resume: whatever was written after the last complete chunk goes.
+    FILE *out = fopen(bin, "ab");
+    if (!out || truncate(bin, bytes) != 0) {
+        fprintf(stderr, "datagen: cannot open %s: %s\n", bin, strerror(errno));
+        return 1;
+    }
+    fclose(out);
+    out = fopen(bin, "ab");
+    FILE *index = fopen(idx, "a");
     SearchThread *t = calloc(1, sizeof *t);
     static TT tt;
     static SearchControl ctl;
-    if (!n_book || !out || !t || !tt_resize(&tt, 16)) {
-        fprintf(stderr, "datagen: no book, output or memory\n");
+    static PackedPos chunk[CHUNK_GAMES * MAX_GAME_PLIES];
+    if (!out || !index || !t || !tt_resize(&tt, 16)) {
+        fprintf(stderr, "datagen: worker %d: no output or memory\n", w);
         return 1;
     }
     search_init(t);
@@ -154,20 +202,193 @@ int main(int argc, char **argv)
     t->ctl = &ctl;
     t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
     t->out = discard;
-    int written = 0, score[3] = {0, 0, 0};
-    for (long g = 0; g < games; g++) {
-        if (!random_start(&t->pos, book, n_book)) {
-            g--;
-            continue;
+    int64_t start = tm_now();
+    long played = 0, made = 0;
+    while (games < cfg->games) {
+        int n = 0, chunk_games = 0;
+        for (; chunk_games < CHUNK_GAMES && games + chunk_games < cfg->games; chunk_games++) {
+            uint64_t rng = cfg->seed ^ ((uint64_t)w << 40) ^ (uint64_t)(games + chunk_games) * 0xD1B54A32D192ED03ull;
+            n += play_game(t, cfg->nodes, &rng, chunk + n);
         }
-        tt_clear(&tt);
-        search_clear(t);
-        score[play_game(t, nodes, out, &written)]++;
-        if ((g + 1) % 100 == 0 || g + 1 == games)
-            fprintf(stderr, "games %ld  positions %d  white +%d =%d -%d\n", g + 1, written, score[2], score[1], score[0]);
+        if (fwrite(chunk, sizeof *chunk, (size_t)n, out) != (size_t)n || fflush(out) != 0 || fsync(fileno(out)) != 0) {
+            fprintf(stderr, "datagen: worker %d: write failed: %s\n", w, strerror(errno));
+            return 1;
+        }
+        games += chunk_games;
+        positions += n;
+        bytes += (long)(n * (int)sizeof *chunk);
+        fprintf(index, "%ld %ld %ld\n", games, positions, bytes);
+        fflush(index);
+        played += chunk_games;
+        made += n;
+        double hours = (double)(tm_now() - start) / 3.6e6;
+        fprintf(stderr, "worker %d: %ld games, %ld positions (this run: %.0f positions/hour)\n", w, games, positions,
+                hours > 0 ? (double)made / hours : 0.0);
     }
     fclose(out);
+    fclose(index);
     tt_free(&tt);
     free(t);
     return 0;
+}
+
+static int play(const Config *cfg)
+{
+    if (mkdir(cfg->dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "datagen: cannot create %s: %s\n", cfg->dir, strerror(errno));
+        return 1;
+    }
+    if (cfg->workers == 1)
+        return run_worker(cfg, 0);
+    for (int w = 0; w < cfg->workers; w++) {
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("fork");
+            return 1;
+        }
+        if (pid == 0)
+            _exit(run_worker(cfg, w));
+    }
+    int failed = 0, status;
+    while (wait(&status) > 0)
+        failed |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    return failed;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+// Calls fn on every record of every worker file in dir (data-0.bin, data-1.bin, ... until
+// one is missing); returns the number of records, or -1 on a malformed one.
+static long for_each_record(const char *dir, void (*fn)(const UnpackedPos *, void *), void *ctx)
+{
+    long count = 0;
+    for (int w = 0;; w++) {
+        char bin[512];
+        worker_path(bin, sizeof bin, dir, w, "bin");
+        FILE *f = fopen(bin, "rb");
+        if (!f)
+            break;
+        PackedPos p;
+        while (fread(&p, sizeof p, 1, f) == 1) {
+            UnpackedPos u;
+            if (!packpos_unpack(&p, &u)) {
+                fprintf(stderr, "datagen: malformed record %ld in %s\n", count, bin);
+                fclose(f);
+                return -1;
+            }
+            fn(&u, ctx);
+            count++;
+        }
+        fclose(f);
+    }
+    return count;
+}
+
+typedef struct {
+    long results[3], in_check, noisy, mate;
+    Position pos;
+    FILE *text;
+} Reader;
+
+// The filters training applies: in check, a noisy best move, a mate score.
+static void classify(const UnpackedPos *u, Reader *r, bool *check, bool *noisy, bool *mate)
+{
+    char err[128];
+    if (!pos_set_fen(&r->pos, u->fen, false, err, sizeof err)) {
+        fprintf(stderr, "datagen: bad record FEN %s: %s\n", u->fen, err);
+        exit(1);
+    }
+    *check = pos_in_check(&r->pos);
+    *noisy = move_is_noisy(u->move);
+    *mate = u->score >= SCORE_MATE_IN_MAX || u->score <= SCORE_MATED_IN_MAX;
+}
+
+static void count_record(const UnpackedPos *u, void *ctx)
+{
+    Reader *r = ctx;
+    bool check, noisy, mate;
+    classify(u, r, &check, &noisy, &mate);
+    r->results[u->result]++;
+    r->in_check += check;
+    r->noisy += noisy;
+    r->mate += mate;
+}
+
+static void export_record(const UnpackedPos *u, void *ctx)
+{
+    Reader *r = ctx;
+    bool check, noisy, mate;
+    classify(u, r, &check, &noisy, &mate);
+    static const char *const LABEL[3] = {"[0.0]", "[0.5]", "[1.0]"};
+    if (!check && !noisy && !mate)
+        fprintf(r->text, "%s %s\n", u->fen, LABEL[u->result]);
+}
+
+static int stats(const char *dir)
+{
+    static Reader r;
+    long n = for_each_record(dir, count_record, &r);
+    if (n < 0)
+        return 1;
+    printf("%ld positions: white wins %ld, draws %ld, black wins %ld; in check %ld, noisy best move %ld, "
+           "mate score %ld\n",
+           n, r.results[2], r.results[1], r.results[0], r.in_check, r.noisy, r.mate);
+    return 0;
+}
+
+static int export_text(const char *dir, const char *path)
+{
+    static Reader r;
+    r.text = fopen(path, "w");
+    if (!r.text) {
+        perror(path);
+        return 1;
+    }
+    long n = for_each_record(dir, export_record, &r);
+    fclose(r.text);
+    return n < 0;
+}
+
+static int usage(const char *argv0)
+{
+    fprintf(stderr,
+            "usage: %s DIR [-t WORKERS] [-g GAMES_PER_WORKER] [-n NODES] [-s SEED]\n"
+            "       %s --stats DIR\n"
+            "       %s --export-text DIR OUT\n",
+            argv0, argv0, argv0);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    attacks_init();
+    zobrist_init();
+    psqt_init();
+    if (argc == 3 && !strcmp(argv[1], "--stats"))
+        return stats(argv[2]);
+    if (argc == 4 && !strcmp(argv[1], "--export-text"))
+        return export_text(argv[2], argv[3]);
+    if (argc < 2 || argv[1][0] == '-')
+        return usage(argv[0]);
+    Config cfg = {.dir = argv[1], .workers = 1, .games = 1000000, .nodes = 5000, .seed = 1};
+    for (int i = 2; i < argc; i++) {
+        if (i + 1 >= argc)
+            return usage(argv[0]);
+        const char *v = argv[++i];
+        char *end;
+        unsigned long long x = strtoull(v, &end, 10);
+        if (*end || end == v)
+            return usage(argv[0]);
+        if (!strcmp(argv[i - 1], "-t") && x >= 1 && x <= 256)
+            cfg.workers = (int)x;
+        else if (!strcmp(argv[i - 1], "-g") && x >= 1)
+            cfg.games = (long)x;
+        else if (!strcmp(argv[i - 1], "-n") && x >= 1)
+            cfg.nodes = x;
+        else if (!strcmp(argv[i - 1], "-s"))
+            cfg.seed = x;
+        else
+            return usage(argv[0]);
+    }
+    return play(&cfg);
 }
