@@ -24,6 +24,7 @@ TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
+TEST_EXTRA_test_train := tools/nnue_train.c
 
 .PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools
 
@@ -75,18 +76,20 @@ valgrind:
 
 # Tests link the library sources (not main.c) with cmocka. The engine binary is built
 # too, since the UCI tests drive it through pipes.
-$(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS) $(wildcard tests/fuzz/*)
+$(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(wildcard tests/fuzz/*)
 	@mkdir -p $(BUILD)/tests
-	$(CC) $(TEST_OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
+	$(CC) $(TEST_OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -Itools -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
 
-# Tuning tools (docs/TUNING.md): datagen plays self-play games for data, tune fits
+# Tools (docs/TUNING.md, docs/NNUE.md): datagen plays self-play games for data, tune fits
 # the evaluation's weights to them. Both link the engine's own modules.
-TOOLS := build/tools/datagen build/tools/tune
+# train fits the network (docs/NNUE.md) with the core in tools/nnue_train.c.
+TOOLS := build/tools/datagen build/tools/tune build/tools/train
+TOOL_EXTRA_train := tools/nnue_train.c
 tools: $(TOOLS)
 
-build/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h) $(MAGICS)
+build/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS)
 	@mkdir -p build/tools
-	$(CC) $(ALL_CFLAGS) $< $(LIB_SRC) -o $@ $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itools $< $(TOOL_EXTRA_$*) $(LIB_SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # The tools' test runs them.
 $(BUILD)/tests/test_tools: $(TOOLS)

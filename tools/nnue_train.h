@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// The network trainer's core (docs/NNUE.md): a (768 -> H) x 2 -> 1 network with SCReLU,
+// its loss and exact gradient, AdamW, checkpoints and the quantised export. tools/train.c
+// is the command line around it; tests/test_train.c checks the gradient, the export and
+// that training lowers the loss.
+#ifndef OUTPOST_NNUE_TRAIN_H
+#define OUTPOST_NNUE_TRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "packpos.h"
+
+enum {
+    NN_INPUTS = 768,  // colour (own, other) x piece type x square, per perspective
+    NN_MAX_FEATURES = 32,
+    NN_QA = 255,      // feature layer quantisation
+    NN_QB = 64,       // output layer quantisation
+    NN_SCALE = 400,   // centipawns per unit of the output
+};
+
+// Weights are kept within +-NN_CLIP so that the quantised int16 sums cannot overflow.
+#define NN_CLIP 1.98f
+
+// The float network: every parameter in one array p, reached through the views below.
+typedef struct {
+    int hidden;
+    size_t n_params;
+    float *p;
+    float *ft_w;  // [NN_INPUTS][hidden], feature-major
+    float *ft_b;  // [hidden]
+    float *out_w; // [2 * hidden]: side to move's accumulator first
+    float *out_b; // [1]
+} Net;
+
+// One training sample: the active features of both perspectives, side to move first,
+// and the target (a probability of winning for the side to move).
+typedef struct {
+    int n;
+    uint16_t us[NN_MAX_FEATURES], them[NN_MAX_FEATURES];
+    float target;
+} Sample;
+
+// Allocates a network with small random weights (seeded) and zero biases.
+bool nn_alloc(Net *net, int hidden, uint64_t seed);
+void nn_free(Net *net);
+
+// The feature index of a piece on a square, seen by perspective `view`: own pieces first,
+// black's view mirrored vertically.
+static inline int nn_feature(int view, int piece, int sq)
+{
+    int colour = piece / 6, type = piece % 6;
+    return ((colour == view ? 0 : 1) * 6 + type) * 64 + (view == 0 ? sq : sq ^ 56);
+}
+
+// Builds a sample from a record; wdl is the weight of the game result in the target
+// (the rest is sigmoid(score / NN_SCALE)). False when the record is one training skips:
+// in check, a noisy best move, a mate score (or a malformed record).
+bool nn_sample(const PackedPos *rec, float wdl, Sample *out);
+
+// Decodes a record that nn_sample accepted, without checking it again (fast: no FEN).
+void nn_decode(const PackedPos *rec, float wdl, Sample *out);
+
+// The network's raw output for a sample (in units of NN_SCALE centipawns).
+float nn_forward(const Net *net, const Sample *s);
+
+// Adds the gradient of the sample's loss, (sigmoid(out) - target)^2, to grad (n_params
+// floats); returns the loss.
+float nn_backward(const Net *net, const Sample *s, float *grad);
+
+// AdamW state and step.
+typedef struct {
+    float *m, *v;
+    float lr, beta1, beta2, eps, decay;
+    long step;
+} Adam;
+
+bool adam_alloc(Adam *a, size_t n);
+void adam_free(Adam *a);
+// One step with the mean gradient grad (n floats); weights then clipped to +-NN_CLIP
+// (feature and output weights; biases are left free).
+void adam_step(Adam *a, Net *net, const float *grad);
+
+// Checkpoint: the float network and the optimiser state, to resume or fine-tune.
+bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char *path);
+// Loads a checkpoint into a network of any size (allocated here) and, if adam is not NULL,
+// the optimiser state; *epoch gets the epochs done. False on a bad or foreign file.
+bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path);
+
+/*
+ * The exported, quantised network (what the engine will embed), little-endian:
+ *   header  9 x u32: magic "OPNN" (0x4E4E504F), version 1, inputs 768, hidden H,
+ *           activation 1 (SCReLU), QA, QB, SCALE, FNV-1a 32 checksum of the payload
+ *   payload int16 ft_w[768][H] (x QA), int16 ft_b[H] (x QA), int16 out_w[2H] (x QB),
+ *           int32 out_b (x QA x QB)
+ */
+typedef struct {
+    int hidden;
+    int16_t *ft_w, *ft_b, *out_w;
+    int32_t out_b;
+} QNet;
+
+bool nn_export(const Net *net, const char *path);
+// Loads an exported network; on failure writes a reason to err and returns false.
+bool qnn_load(QNet *q, const char *path, char *err, size_t err_size);
+void qnn_free(QNet *q);
+// The quantised network's evaluation of a sample, in centipawns (side to move).
+int qnn_eval(const QNet *q, const Sample *s);
+
+#endif

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+// Trains the evaluation network on datagen's records (docs/NNUE.md):
+//
+//   train -o OUT.nnue [options] DATA...   DATA: datagen folders or .bin files
+//     -H N        hidden neurons per perspective (default 256)
+//     -e N        epochs in all (default 10); -b N batch size (default 16384)
+//     -l X        learning rate at the start (default 0.001), cosine-decayed to 1 % of it
+//     -w X        weight of the game result in the target (default 0.5)
+//     -t N        threads (default 2); -s N seed (default 1)
+//     -c PATH     checkpoint written after every epoch (default OUT.ckpt)
+//     --resume P  continue the run of checkpoint P (network, optimiser, epochs done)
+//     --init P    start from checkpoint P's network with a fresh optimiser (fine-tuning)
+//
+// Records in check, with a noisy best move or a mate score are skipped when loading.
+// Blocks of 128 consecutive records (one or two games) go to the held-out set one time in
+// 32, so held-out positions come from games never trained on; its loss is printed after
+// each epoch next to the training loss. OUT.nnue is exported after every epoch.
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "attacks.h"
+#include "nnue_train.h"
+#include "psqt.h"
+#include "timeman.h"
+#include "zobrist.h"
+
+enum { MAX_THREADS = 64, HOLDOUT_BLOCK = 128, HOLDOUT_EVERY = 32 };
+
+static const double PI = 3.14159265358979323846;
+
+typedef struct {
+    PackedPos *recs;
+    size_t n, cap;
+} RecordSet;
+
+static bool push(RecordSet *set, const PackedPos *p)
+{
+    if (set->n == set->cap) {
+        size_t cap = set->cap ? set->cap * 2 : 1 << 16;
+        PackedPos *r = realloc(set->recs, cap * sizeof *r);
+        if (!r)
+            return false;
+        set->recs = r;
+        set->cap = cap;
+    }
+    set->recs[set->n++] = *p;
+    return true;
+}
+
+typedef struct {
+    RecordSet train, held;
+    size_t read, skipped;
+} Data;
+
+static bool load_file(Data *d, const char *path, float wdl)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "train: cannot open %s\n", path);
+        return false;
+    }
+    PackedPos p;
+    Sample s;
+    while (fread(&p, sizeof p, 1, f) == 1) {
+        size_t i = d->read++;
+        if (!nn_sample(&p, wdl, &s)) {
+            d->skipped++;
+            continue;
+        }
+        if (!push((i / HOLDOUT_BLOCK) % HOLDOUT_EVERY == HOLDOUT_EVERY - 1 ? &d->held : &d->train, &p)) {
+            fclose(f);
+            fprintf(stderr, "train: out of memory\n");
+            return false;
+        }
+    }
+    fclose(f);
+    return true;
+}
+
+// A datagen folder (its data-W.bin files) or one file.
+static bool load(Data *d, const char *path, float wdl)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return load_file(d, path, wdl);
+    for (int w = 0;; w++) {
+        char bin[1024];
+        snprintf(bin, sizeof bin, "%s/data-%d.bin", path, w);
+        if (stat(bin, &st) != 0)
+            return w > 0 || (fprintf(stderr, "train: no data-0.bin in %s\n", path), false);
+        if (!load_file(d, bin, wdl))
+            return false;
+    }
+}
+
+/* ---------------------------------------------------------------- parallel gradient */
+
+typedef struct {
+    const Net *net;
+    const PackedPos *recs;
+    const size_t *order; // NULL: records in order
+    size_t from, to;
+    float wdl;
+    float *grad;         // NULL: loss only
+    double loss;
+} Job;
+
+static void *run_job(void *arg)
+{
+    Job *j = arg;
+    if (j->grad)
+        memset(j->grad, 0, j->net->n_params * sizeof(float));
+    double loss = 0;
+    Sample s;
+    for (size_t i = j->from; i < j->to; i++) {
+        nn_decode(&j->recs[j->order ? j->order[i] : i], j->wdl, &s);
+        if (j->grad) {
+            loss += nn_backward(j->net, &s, j->grad);
+        } else {
+            float d = 1.0f / (1.0f + expf(-nn_forward(j->net, &s))) - s.target;
+            loss += d * d;
+        }
+    }
+    j->loss = loss;
+    return NULL;
+}
+
+// Runs [from, to) over `threads` jobs; sums their gradients into jobs[0].grad.
+static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
+{
+    pthread_t th[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    size_t span = (to - from + (size_t)threads - 1) / (size_t)threads;
+    for (int k = 0; k < threads; k++) {
+        jobs[k].from = from + span * (size_t)k < to ? from + span * (size_t)k : to;
+        jobs[k].to = jobs[k].from + span < to ? jobs[k].from + span : to;
+    }
+    for (int k = 1; k < threads; k++) // job 0 runs on this thread; a job without a thread too
+        if (!(started[k] = pthread_create(&th[k], NULL, run_job, &jobs[k]) == 0))
+            run_job(&jobs[k]);
+    run_job(&jobs[0]);
+    double loss = jobs[0].loss;
+    for (int k = 1; k < threads; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        loss += jobs[k].loss;
+        if (jobs[0].grad)
+            for (size_t i = 0; i < jobs[0].net->n_params; i++)
+                jobs[0].grad[i] += jobs[k].grad[i];
+    }
+    return loss;
+}
+
+/* ---------------------------------------------------------------- main */
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH]\n"
+                    "             [--resume CKPT | --init CKPT] DATA...\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    attacks_init();
+    zobrist_init();
+    psqt_init();
+    const char *out = NULL, *ckpt = NULL, *resume = NULL, *init = NULL;
+    int hidden = 256, epochs = 10, batch = 16384, threads = 2;
+    float lr = 0.001f, wdl = 0.5f;
+    uint64_t seed = 1;
+    int first_data = argc;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-') {
+            first_data = i;
+            break;
+        }
+        if (i + 1 >= argc)
+            return usage();
+        const char *v = argv[++i];
+        if (!strcmp(a, "-o")) out = v;
+        else if (!strcmp(a, "-c")) ckpt = v;
+        else if (!strcmp(a, "--resume")) resume = v;
+        else if (!strcmp(a, "--init")) init = v;
+        else if (!strcmp(a, "-H")) hidden = atoi(v);
+        else if (!strcmp(a, "-e")) epochs = atoi(v);
+        else if (!strcmp(a, "-b")) batch = atoi(v);
+        else if (!strcmp(a, "-t")) threads = atoi(v);
+        else if (!strcmp(a, "-l")) lr = (float)atof(v);
+        else if (!strcmp(a, "-w")) wdl = (float)atof(v);
+        else if (!strcmp(a, "-s")) seed = strtoull(v, NULL, 10);
+        else return usage();
+    }
+    if (!out || first_data >= argc || hidden < 1 || hidden > 4096 || epochs < 1 || batch < 1 || threads < 1
+        || threads > MAX_THREADS || !(lr > 0) || !(wdl >= 0 && wdl <= 1) || (resume && init))
+        return usage();
+    char ckpt_default[1024];
+    snprintf(ckpt_default, sizeof ckpt_default, "%s.ckpt", out);
+    if (!ckpt)
+        ckpt = ckpt_default;
+
+    static Data data;
+    for (int i = first_data; i < argc; i++)
+        if (!load(&data, argv[i], wdl))
+            return 1;
+    fprintf(stderr, "%zu records: %zu skipped (in check, noisy best move, mate score), %zu to train on, %zu held out\n",
+            data.read, data.skipped, data.train.n, data.held.n);
+    if (data.train.n == 0)
+        return 1;
+
+    Net net;
+    Adam adam;
+    int done = 0;
+    if (resume || init) {
+        if (!nn_load_checkpoint(&net, resume ? &adam : NULL, &done, resume ? resume : init)) {
+            fprintf(stderr, "train: cannot load checkpoint %s\n", resume ? resume : init);
+            return 1;
+        }
+        if (init) {
+            done = 0;
+            if (!adam_alloc(&adam, net.n_params))
+                return 1;
+        }
+        fprintf(stderr, "%s %s: H %d, %d epochs done\n", resume ? "resuming" : "fine-tuning from", resume ? resume : init,
+                net.hidden, done);
+    } else if (!nn_alloc(&net, hidden, seed) || !adam_alloc(&adam, net.n_params)) {
+        fprintf(stderr, "train: out of memory\n");
+        return 1;
+    }
+
+    Job jobs[MAX_THREADS];
+    for (int k = 0; k < threads; k++) {
+        jobs[k] = (Job){.net = &net, .wdl = wdl};
+        jobs[k].grad = malloc(net.n_params * sizeof(float));
+        if (!jobs[k].grad)
+            return 1;
+    }
+    size_t n = data.train.n, *order = malloc(n * sizeof *order);
+    if (!order)
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    size_t batches = (n + (size_t)batch - 1) / (size_t)batch;
+    // The losses before this run's first step, for comparison.
+    for (int k = 0; k < threads; k++) {
+        jobs[k].recs = data.train.recs;
+        jobs[k].order = NULL;
+    }
+    float *grads[MAX_THREADS];
+    for (int k = 0; k < threads; k++) {
+        grads[k] = jobs[k].grad;
+        jobs[k].grad = NULL;
+    }
+    double start_train = run_parallel(jobs, threads, 0, n) / (double)n, start_held = 0;
+    for (int k = 0; k < threads; k++)
+        jobs[k].recs = data.held.recs;
+    if (data.held.n)
+        start_held = run_parallel(jobs, threads, 0, data.held.n) / (double)data.held.n;
+    for (int k = 0; k < threads; k++)
+        jobs[k].grad = grads[k];
+    printf("epoch %d (start): train loss %.6f, held-out loss %.6f\n", done, start_train, start_held);
+    for (int epoch = done; epoch < epochs; epoch++) {
+        int64_t t0 = tm_now();
+        uint64_t rng = seed * 0x9E3779B97F4A7C15ull + (uint64_t)epoch;
+        for (size_t i = n - 1; i > 0; i--) { // Fisher-Yates, seeded per epoch
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            size_t j = rng % (i + 1), tmp = order[i];
+            order[i] = order[j];
+            order[j] = tmp;
+        }
+        double train_loss = 0;
+        for (size_t b = 0; b < batches; b++) {
+            // Cosine from lr down to lr / 100 over the whole run.
+            double progress = ((double)epoch + (double)b / (double)batches) / epochs;
+            adam.lr = (float)(lr * (0.01 + 0.99 * 0.5 * (1.0 + cos(PI * progress))));
+            for (int k = 0; k < threads; k++) {
+                jobs[k].recs = data.train.recs;
+                jobs[k].order = order;
+            }
+            size_t from = b * (size_t)batch, to = from + (size_t)batch < n ? from + (size_t)batch : n;
+            train_loss += run_parallel(jobs, threads, from, to);
+            float scale = 1.0f / (float)(to - from);
+            for (size_t i = 0; i < net.n_params; i++)
+                jobs[0].grad[i] *= scale;
+            adam_step(&adam, &net, jobs[0].grad);
+        }
+        double held_loss = 0;
+        if (data.held.n) {
+            float *saved[MAX_THREADS];
+            for (int k = 0; k < threads; k++) {
+                saved[k] = jobs[k].grad;
+                jobs[k].grad = NULL;
+                jobs[k].recs = data.held.recs;
+                jobs[k].order = NULL;
+            }
+            held_loss = run_parallel(jobs, threads, 0, data.held.n) / (double)data.held.n;
+            for (int k = 0; k < threads; k++)
+                jobs[k].grad = saved[k];
+        }
+        if (!nn_save_checkpoint(&net, &adam, epoch + 1, ckpt) || !nn_export(&net, out)) {
+            fprintf(stderr, "train: cannot write %s or %s\n", ckpt, out);
+            return 1;
+        }
+        printf("epoch %d: train loss %.6f, held-out loss %.6f, lr %.6f, %.1f s\n", epoch + 1, train_loss / (double)n,
+               held_loss, (double)adam.lr, (double)(tm_now() - t0) / 1000.0);
+        fflush(stdout);
+    }
+    for (int k = 0; k < threads; k++)
+        free(jobs[k].grad);
+    free(order);
+    free(data.train.recs);
+    free(data.held.recs);
+    adam_free(&adam);
+    nn_free(&net);
+    return 0;
+}
