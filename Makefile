@@ -21,7 +21,7 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 BUILD     ?= build
 TEST_OPT  ?= -O2 -g -DNDEBUG
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
-FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c
+FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c tests/fuzz/fuzz_book.c
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 TEST_EXTRA_test_train := tools/nnue_train.c
@@ -121,8 +121,8 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h 
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c $(LIB_SRC) -o $@ -lm
 
-fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move
-	@for t in uci fen move; do \
+fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move build/fuzz/fuzz_book
+	@for t in uci fen move book; do \
 	    mkdir -p build/fuzz/corpus/$$t; \
 	    echo "== fuzz_$$t for $(FUZZ_TIME) s"; \
 	    build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -print_final_stats=1 \

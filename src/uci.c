@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "bench.h"
+#include "book.h"
 #include "move.h"
 #include "perft.h"
 #include "search.h"
@@ -51,6 +52,10 @@ typedef struct {
     bool ponder;
     bool chess960;
     bool show_wdl;
+    bool own_book;    // OwnBook: play from the book when the position is in it
+    bool book_best;   // BookBestMove: always the heaviest entry
+    Book book;        // BookFile, open when one was set and passed its checks
+    uint64_t book_rng;
     // Changes to the TT asked for while a search runs, applied once it has ended.
     size_t pending_hash_mb;
     bool pending_clear;
@@ -69,6 +74,8 @@ static void write_line(void *ctx, const char *line)
     pthread_mutex_unlock(&e->out_lock);
 }
 
+// A formatted line, its whitespace runs made single spaces (it may quote what a client
+// sent, such as a file name with two spaces or a tab, and UCI lines are single-spaced).
 static void say(Engine *e, const char *fmt, ...)
 {
     char line[1024];
@@ -76,6 +83,15 @@ static void say(Engine *e, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    char *out = line;
+    for (const char *p = line; *p; p++) {
+        bool blank = isspace((unsigned char)*p);
+        if (!blank || (out > line && out[-1] != ' '))
+            *out++ = blank ? ' ' : *p;
+    }
+    while (out > line && out[-1] == ' ')
+        out--;
+    *out = '\0';
     write_line(e, line);
 }
 
@@ -235,6 +251,9 @@ static void cmd_uci(Engine *e)
     say(e, "option name Clear Hash type button");
     say(e, "option name UCI_Chess960 type check default false");
     say(e, "option name UCI_ShowWDL type check default false");
+    say(e, "option name OwnBook type check default false");
+    say(e, "option name BookFile type string default <empty>");
+    say(e, "option name BookBestMove type check default false");
     say(e, "uciok");
 }
 
@@ -249,7 +268,8 @@ static bool parse_bool(const char *v, bool *out)
     return true;
 }
 
-static void cmd_setoption(Engine *e, char **tok, int n)
+// raw: the text after `value` exactly as sent (for file names with spaces), or NULL.
+static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
 {
     // setoption name <words> [value <words>]
     char name[256] = "", value[256] = "";
@@ -305,6 +325,27 @@ static void cmd_setoption(Engine *e, char **tok, int n)
     } else if (!strcasecmp(name, "Clear Hash")) {
         e->pending_clear = true;
         reap_finished(e);
+    } else if (!strcasecmp(name, "BookFile")) {
+        book_close(&e->book);
+        if (!raw || !*raw || !strcmp(raw, "<empty>")) {
+            debug_say(e, "BookFile cleared");
+            return;
+        }
+        char err[512];
+        if (!book_open(&e->book, raw, err, sizeof err)) {
+            say(e, "info string %s; book off", err);
+            return;
+        }
+        say(e, "info string book '%s': %llu entries", raw, (unsigned long long)e->book.entries);
+    } else if (!strcasecmp(name, "OwnBook") || !strcasecmp(name, "BookBestMove")) {
+        if (!has_value || !parse_bool(value, &flag)) {
+            say(e, "info string %s needs value true or false, not '%s'", name, value);
+            return;
+        }
+        if (!strcasecmp(name, "OwnBook"))
+            e->own_book = flag;
+        else
+            e->book_best = flag;
     } else if (!strcasecmp(name, "Ponder") || !strcasecmp(name, "UCI_Chess960") || !strcasecmp(name, "UCI_ShowWDL")) {
         if (!has_value || !parse_bool(value, &flag)) {
             say(e, "info string %s needs value true or false, not '%s'", name, value);
@@ -374,6 +415,38 @@ static void cmd_position(Engine *e, char **tok, int n)
     }
 }
 
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// Answers a go from the book when OwnBook is on and the position is in it; never for
+// go infinite, go ponder, searchmoves, MultiPV > 1 or Chess960. True if it answered.
+static bool play_from_book(Engine *e, const SearchLimits *limits, const SearchOptions *opts)
+{
+    if (!e->own_book || !e->book.f || limits->infinite || limits->ponder || opts->n_searchmoves || e->multipv > 1
+        || e->pos.chess960 || e->chess960)
+        return false;
+    BookMove moves[BOOK_MAX_MOVES];
+    int n = book_probe(&e->book, &e->pos, moves);
+    if (n == 0)
+        return false;
+    Move m = book_choose(moves, n, e->book_best, splitmix(&e->book_rng));
+    int weight = 0, total = 0;
+    for (int i = 0; i < n; i++) {
+        total += moves[i].weight;
+        weight = moves[i].move == m ? moves[i].weight : weight;
+    }
+    char mv[MOVE_STR_MAX];
+    move_to_uci(m, false, mv);
+    say(e, "info string book move %s (weight %d of %d, %d moves)", mv, weight, total, n);
+    say(e, "bestmove %s", mv);
+    return true;
+}
+
 static void cmd_go(Engine *e, char **tok, int n)
 {
     SearchLimits limits;
@@ -430,6 +503,8 @@ static void cmd_go(Engine *e, char **tok, int n)
     // Only one job at a time: a go that arrives during one stops it (a search answers
     // with its bestmove) and then starts.
     stop_running_job(e, "go");
+    if (perft_depth < 0 && play_from_book(e, &limits, &opts))
+        return;
     SearchThread *t = e->thread;
     memcpy(&t->pos, &e->pos, offsetof(Position, states) + (size_t)(e->pos.st_index + 1) * sizeof(StateInfo));
     t->pos.chess960 = e->pos.chess960 || e->chess960;
@@ -491,8 +566,41 @@ static int tokenize(char *line, char **tok, int max)
 }
 
 // Handles one line; returns false on quit.
+// The text after the first token `value` of a setoption line, without the line end and
+// the blanks around it; NULL when there is none. Written into out (of size size).
+static const char *option_value(const char *line, char *out, size_t size)
+{
+    const char *p = line;
+    for (;;) {
+        p = strstr(p, "value");
+        if (!p)
+            return NULL;
+        bool starts = p == line || isspace((unsigned char)p[-1]);
+        bool ends = !p[5] || isspace((unsigned char)p[5]);
+        if (starts && ends)
+            break;
+        p += 5;
+    }
+    p += 5;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    size_t len = strlen(p);
+    while (len && isspace((unsigned char)p[len - 1]))
+        len--;
+    if (len >= size)
+        len = size - 1;
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return out;
+}
+
 static bool handle_line(Engine *e, char *line, char **tok)
 {
+    static char raw[4096];
+    const char *start = line;
+    while (isspace((unsigned char)*start))
+        start++;
+    const char *value = strncmp(start, "setoption", 9) ? NULL : option_value(start, raw, sizeof raw);
     int n = tokenize(line, tok, MAX_TOKENS);
     if (n < 0) {
         say(e, "info string line of more than %d tokens ignored", MAX_TOKENS);
@@ -515,7 +623,7 @@ static bool handle_line(Engine *e, char *line, char **tok)
         }
     }
     else if (!strcmp(cmd, "setoption"))
-        cmd_setoption(e, tok, n);
+        cmd_setoption(e, tok, n, value);
     else if (!strcmp(cmd, "ucinewgame")) {
         e->pending_clear = true;
         reap_finished(e);
@@ -575,6 +683,7 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
         return 1;
     }
     search_init(e->thread);
+    e->book_rng = (uint64_t)tm_now() ^ (uint64_t)(uintptr_t)e;
     char err[64];
     pos_set_fen(&e->pos, START_FEN, false, err, sizeof err);
 
@@ -592,6 +701,7 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     free(line);
     free(tok);
     tt_free(&e->tt);
+    book_close(&e->book);
     free(e->thread);
     pthread_mutex_destroy(&e->out_lock);
     return 0;

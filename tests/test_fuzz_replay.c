@@ -86,6 +86,12 @@ static void test_replay_move(void **state)
     replay("move", fuzz_move, 3);
 }
 
+static void test_replay_book(void **state)
+{
+    (void)state;
+    replay("book", fuzz_book, 4);
+}
+
 // The fuzzer's caps hold for every long command, plain `bench` (default depth 11)
 // included: the fuzzer once timed out on a `bench` whose depth escaped the cap.
 static char *run_capped(const char *input)
@@ -125,6 +131,7 @@ int main(void)
         cmocka_unit_test(test_replay_uci),
         cmocka_unit_test(test_replay_fen),
         cmocka_unit_test(test_replay_move),
+        cmocka_unit_test(test_replay_book),
         cmocka_unit_test(test_caps_hold),
     };
     return cmocka_run_group_tests_name("fuzz replay", tests, NULL, NULL);

@@ -647,6 +647,60 @@ static void test_go_after_unbounded_search(void **state)
     expect_legal_bestmove(3000);
 }
 
+// Polyglot book: a path with spaces, weighted and best choices, castling in standard
+// notation, and the searches that never use the book; a bad file is refused.
+static void test_own_book(void **state)
+{
+    (void)state;
+    assert_int_equal(system("cp tests/data/book/performance.bin 'build/a book  with spaces.bin'"), 0);
+    send("setoption name BookFile value build/a book  with spaces.bin");
+    expect("info string book 'build/a book with spaces.bin': 92954 entries", 2000); // shown single-spaced
+    send("setoption name OwnBook value true");
+    int seen[3] = {0};
+    for (int i = 0; i < 12; i++) {
+        send("position startpos");
+        int64_t t0 = now_ms();
+        send("go wtime 60000 btime 60000");
+        expect("info string book move", 2000);
+        expect("bestmove", 2000);
+        assert_true(now_ms() - t0 < 500);
+        const char *mv = bestmove_of();
+        seen[0] += !strcmp(mv, "e2e4");
+        seen[1] += !strcmp(mv, "d2d4");
+        seen[2] += !strcmp(mv, "c2c4");
+    }
+    assert_int_equal(seen[0] + seen[1] + seen[2], 12);
+    send("setoption name BookBestMove value true");
+    send("position fen rnbqk2r/pppp1ppp/4pn2/8/1bPP4/2N5/PPQ1PPPP/R1B1KBNR b KQkq - 3 4");
+    send("go depth 5");
+    expect("info string book move e8g8 (weight 1729 of 2654, 3 moves)", 2000);
+    expect("bestmove e8g8", 2000);
+    // Never from the book: go infinite, go ponder, searchmoves, MultiPV > 1, Chess960.
+    static const char *const SEARCHED[] = {"go infinite", "go ponder wtime 1000 btime 1000", "go depth 3 searchmoves e2e4"};
+    for (int i = 0; i < 3; i++) {
+        send("position startpos");
+        send("%s", SEARCHED[i]);
+        expect("info depth 1", 2000);
+        send("stop");
+        expect_legal_bestmove(2000);
+        assert_null(strstr(last_info, "book"));
+    }
+    send("setoption name MultiPV value 2");
+    send("go depth 2");
+    expect_legal_bestmove(2000);
+    send("setoption name MultiPV value 1");
+    send("setoption name UCI_Chess960 value true");
+    send("go depth 2");
+    expect_legal_bestmove(2000);
+    send("setoption name UCI_Chess960 value false");
+    // A bad file: refused with its reason, the book off, the engine searching.
+    send("setoption name BookFile value tests/data/openings.epd");
+    expect("info string book 'tests/data/openings.epd' is not", 2000);
+    send("go depth 2");
+    expect_legal_bestmove(2000);
+    remove("build/a book  with spaces.bin");
+}
+
 static void test_fastchess_compliance(void **state)
 {
     (void)state;
@@ -687,6 +741,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_chess960_option_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits_and_debug, setup, teardown),
         cmocka_unit_test_setup_teardown(test_go_after_unbounded_search, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_own_book, setup, teardown),
         cmocka_unit_test(test_fastchess_compliance),
     };
     return cmocka_run_group_tests_name("uci", tests, NULL, NULL);

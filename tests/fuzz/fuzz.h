@@ -15,6 +15,9 @@ int fuzz_fen(const uint8_t *data, size_t size);
 // The move parsers (UCI and SAN): byte 0 picks a position, the rest is moves text.
 int fuzz_move(const uint8_t *data, size_t size);
 
+// The Polyglot book reader: the input is a book file, opened and probed.
+int fuzz_book(const uint8_t *data, size_t size);
+
 // Aborts with a message when ok is false (shared by the targets).
 void fuzz_check(int ok, const char *what);
 // Builds the attack, key and score tables; cheap after the first call.
