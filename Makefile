@@ -62,6 +62,7 @@ TSAN_OPT := -O1 -g -fsanitize=thread
 tsan: deps $(BUILD)/tests/test_stress $(BUILD)/tests/test_uci
 	$(MAKE) EXE=build/tsan/outpost OPT="$(TSAN_OPT)" build/tsan/outpost
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" OUTPOST_ENGINE=build/tsan/outpost OUTPOST_TIME_SLACK_MS=100 \
+	    OUTPOST_TEST_THREAD_COUNTS="1 2 4" \
 	    bash tests/run_tests.sh $(BUILD)/tests/test_stress $(BUILD)/tests/test_uci
 
 # valgrind memcheck over bench and a UCI session that resizes Hash; any error or leak fails.
@@ -97,11 +98,12 @@ $(BUILD)/tests/test_tools: $(TOOLS)
 deps:
 	@bash tests/check_deps.sh
 
+# The UCI and stress tests run with Threads 1, 2 and 4.
 test: deps $(EXE) $(TEST_BINS)
-	@bash tests/run_tests.sh $(TEST_BINS)
+	@OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)
 
 test-long: deps $(EXE) $(TEST_BINS)
-	@OUTPOST_LONG=1 bash tests/run_tests.sh $(TEST_BINS)
+	@OUTPOST_LONG=1 OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)
 
 bench: $(EXE)
 	./$(EXE) bench

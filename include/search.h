@@ -67,8 +67,16 @@ typedef struct {
     void *out_ctx;
     SearchParams params;  // search_init() sets the defaults
 
-    // Results.
-    uint64_t nodes;
+    // Threads: the pool (NULL for a lone search: bench, datagen), whether this thread is
+    // the main one (limits, output, bestmove) and, for a helper, the flag that ends its
+    // search. Set by the pool and search_run.
+    struct ThreadPool *pool;
+    bool is_main;
+    const atomic_bool *helper_stop;
+
+    // Results. nodes is written by this thread only and read by the main thread while
+    // the search runs, hence atomic (relaxed).
+    _Atomic uint64_t nodes;
     int completed_depth;
     Move best_move;
 
@@ -96,7 +104,9 @@ void search_clear(SearchThread *t);
 
 // Searches t->pos within t->limits, printing info lines and, if t->opts.print_bestmove,
 // exactly one bestmove line at the end. Blocks until done; for infinite or ponder
-// searches that means until ctl->stop (or ponderhit).
+// searches that means until ctl->stop (or ponderhit). With a pool of more than one
+// thread, t must be its main thread: the helpers search too and the best result of all
+// threads is played. info nodes and nps count every thread.
 void search_run(SearchThread *t);
 
 // Score as UCI text: "cp X" or "mate N".

@@ -4,6 +4,7 @@
 #ifndef OUTPOST_TT_H
 #define OUTPOST_TT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "types.h"
@@ -11,7 +12,7 @@
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 /*
- * One entry, 10 bytes:
+ * An entry as the search reads it (a snapshot; the table stores it packed, below):
  *   key16   low 16 bits of the Zobrist key (the bucket index uses the high 32)
  *   move    best or refuting move, MOVE_NONE if none
  *   score   search score, mate scores relative to this node (see tt_score_to)
@@ -30,10 +31,25 @@ typedef struct {
 
 enum { TT_BUCKET_SIZE = 3, TT_DEPTH_OFFSET = 8 };
 
+/*
+ * Stored, an entry is two atomic words that search threads read and write without locks
+ * (relaxed order): data = move | score << 16 | eval << 32 | depth << 48 | genbound << 56,
+ * and check = key16 ^ (data folded to 16 bits). A reader that meets a half-written entry
+ * (data of one write, check of another) sees a key that does not match, and the search
+ * checks a TT move's legality before playing it, so a torn or foreign entry is never
+ * trusted as this position's.
+ */
 typedef struct {
-    TTEntry entries[TT_BUCKET_SIZE];
+    _Atomic uint64_t data[TT_BUCKET_SIZE];
+    _Atomic uint16_t check[TT_BUCKET_SIZE];
     uint16_t padding; // buckets are 32 bytes, two per cache line
 } TTBucket;
+
+// Where an entry lives, for tt_store.
+typedef struct {
+    TTBucket *bucket;
+    int index;
+} TTSlot;
 
 typedef struct {
     TTBucket *buckets;
@@ -41,6 +57,7 @@ typedef struct {
     uint8_t generation; // advanced by 4 each search, bound bits stay clear
 } TT;
 
+// Resizing and clearing need the table to themselves: no search may run meanwhile.
 // (Re)allocates the table to `mb` megabytes and clears it. On failure returns false and
 // keeps the old table. The old memory is freed.
 bool tt_resize(TT *tt, size_t mb);
@@ -49,11 +66,13 @@ void tt_clear(TT *tt);
 // Marks the start of a new search, so older entries age.
 void tt_new_search(TT *tt);
 
-// Looks key up. Returns the matching entry and sets *found, or the entry to replace.
-TTEntry *tt_probe(TT *tt, Key key, bool *found);
+// Looks key up. True if found, with the entry in *entry; *slot is where to store for this
+// key either way (the match, or the entry worth least in the bucket). Safe while other
+// threads probe and store.
+bool tt_probe(TT *tt, Key key, TTEntry *entry, TTSlot *slot);
 
-// Writes into an entry returned by tt_probe. score must already be tt_score_to()'d.
-void tt_store(TT *tt, TTEntry *entry, Key key, Score score, Score eval, int bound, int depth, Move move);
+// Writes at a slot tt_probe gave. score must already be tt_score_to()'d.
+void tt_store(TT *tt, TTSlot slot, Key key, Score score, Score eval, int bound, int depth, Move move);
 
 // Permille of the first 1000 buckets' entries written in the current search.
 int tt_hashfull(const TT *tt);

@@ -16,6 +16,7 @@ typedef struct {
     uint64_t max_nodes;  // every search also stops after this many nodes
     size_t max_hash_mb;  // larger Hash values are lowered to this
     int max_perft_depth; // go perft N and bench depths above this are lowered to it
+    int max_threads;     // larger Threads values are lowered to this
 } UciCaps;
 
 // Runs the UCI loop until `quit` or end of input. Returns the process exit code.

@@ -15,6 +15,7 @@
 #include "move.h"
 #include "movepick.h"
 #include "see.h"
+#include "threads.h"
 
 enum { CHECK_INTERVAL = 1024 };
 
@@ -42,19 +43,44 @@ void search_clear(SearchThread *t)
 
 static int64_t elapsed(const SearchThread *t) { return tm_now() - atomic_load(&t->ctl->start_ms); }
 
+static uint64_t nodes_of(const SearchThread *t) { return atomic_load_explicit(&t->nodes, memory_order_relaxed); }
+
+// A plain increment: only this thread writes its count (no atomic read-modify-write).
+static void count_node(SearchThread *t) { atomic_store_explicit(&t->nodes, nodes_of(t) + 1, memory_order_relaxed); }
+
+static bool multi_threaded(const SearchThread *t) { return t->pool && pool_size(t->pool) > 1; }
+
+// Nodes of every thread of the search.
+static uint64_t total_nodes(const SearchThread *t)
+{
+    if (!multi_threaded(t))
+        return nodes_of(t);
+    uint64_t sum = 0;
+    for (int i = 0; i < pool_size(t->pool); i++)
+        sum += nodes_of(pool_thread(t->pool, i));
+    return sum;
+}
+
 // Called at every node: sets t->aborted when a limit is reached. Depth 1 always
-// completes so there is a move to play however early the stop comes.
+// completes so there is a move to play however early the stop comes. Only the main
+// thread looks at the clock and the node limit (exact with one thread, checked every
+// CHECK_INTERVAL nodes over all threads with more); a helper stops with the main thread.
 static void check_limits(SearchThread *t)
 {
     if (t->root_depth <= 1)
         return;
-    if (t->limits.nodes && t->nodes >= t->limits.nodes) {
+    uint64_t nodes = nodes_of(t);
+    if (t->limits.nodes && !multi_threaded(t) && nodes >= t->limits.nodes) {
         t->aborted = true;
         return;
     }
-    if (t->nodes % CHECK_INTERVAL)
+    if (nodes % CHECK_INTERVAL)
         return;
-    if (atomic_load(&t->ctl->stop))
+    if (atomic_load(&t->ctl->stop) || (t->helper_stop && atomic_load(t->helper_stop)))
+        t->aborted = true;
+    else if (!t->is_main)
+        return;
+    else if (t->limits.nodes && total_nodes(t) >= t->limits.nodes)
         t->aborted = true;
     else if (!atomic_load(&t->ctl->pondering) && elapsed(t) >= t->budget.hard_ms)
         t->aborted = true;
@@ -122,7 +148,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
     int ply = ss->ply;
     if (t->aborted) // a re-search after the abort must not count a node
         return 0;
-    t->nodes++;
+    count_node(t);
     t->pv_len[ply] = 0;
     check_limits(t);
     if (t->aborted)
@@ -135,12 +161,13 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
     if (ply >= MAX_PLY)
         return in_check ? SCORE_DRAW : eval_evaluate(pos);
 
-    bool found;
-    TTEntry *tte = tt_probe(t->tt, pos_key(pos), &found);
-    Move tt_move = found ? tte->move : MOVE_NONE;
+    TTEntry tte;
+    TTSlot slot;
+    bool found = tt_probe(t->tt, pos_key(pos), &tte, &slot);
+    Move tt_move = found ? tte.move : MOVE_NONE;
     if (found && beta - alpha == 1) {
-        Score s = tt_score_from(tte->score, ply);
-        int bound = tt_bound(tte);
+        Score s = tt_score_from(tte.score, ply);
+        int bound = tt_bound(&tte);
         if (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) || (bound == BOUND_UPPER && s <= alpha))
             return s;
     }
@@ -149,7 +176,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
     if (in_check) {
         best = -SCORE_INFINITE;
     } else {
-        eval = found && tte->eval != SCORE_NONE ? tte->eval : eval_evaluate(pos);
+        eval = found && tte.eval != SCORE_NONE ? tte.eval : eval_evaluate(pos);
         best = eval;
         if (best >= beta)
             return best;
@@ -187,7 +214,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
         return mated_in(ply);
 
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(t->tt, tte, pos_key(pos), tt_score_to(best, ply), eval, bound, 0, best_move);
+    tt_store(t->tt, slot, pos_key(pos), tt_score_to(best, ply), eval, bound, 0, best_move);
     return best;
 }
 
@@ -205,7 +232,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
 
     if (t->aborted) // a re-search after the abort must not count a node
         return 0;
-    t->nodes++;
+    count_node(t);
     t->pv_len[ply] = 0;
     check_limits(t);
     if (t->aborted)
@@ -225,14 +252,14 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
 
     // Step 3. Transposition table cutoff (not in PV nodes, to keep the PV whole).
     Move excluded = ss->excluded;
-    bool found;
-    TTEntry *tte = tt_probe(t->tt, pos_key(pos), &found);
-    Move tt_move = found ? tte->move : MOVE_NONE;
-    // A copy for the singular test: searches below may replace the slot before it runs.
-    TTEntry tt_hit = found ? *tte : (TTEntry){ 0 };
-    if (found && !pv_node && !excluded && tt_depth(tte) >= depth) {
-        Score s = tt_score_from(tte->score, ply);
-        int bound = tt_bound(tte);
+    // tt_hit is a copy: searches below may replace the slot before the singular test.
+    TTEntry tt_hit = {0};
+    TTSlot slot;
+    bool found = tt_probe(t->tt, pos_key(pos), &tt_hit, &slot);
+    Move tt_move = found ? tt_hit.move : MOVE_NONE;
+    if (found && !pv_node && !excluded && tt_depth(&tt_hit) >= depth) {
+        Score s = tt_score_from(tt_hit.score, ply);
+        int bound = tt_bound(&tt_hit);
         if (bound == BOUND_EXACT || (bound == BOUND_LOWER && s >= beta) || (bound == BOUND_UPPER && s <= alpha))
             return s;
     }
@@ -240,7 +267,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     // Step 4. Static evaluation.
     Score eval = SCORE_NONE;
     if (!in_check)
-        eval = found && tte->eval != SCORE_NONE ? tte->eval : eval_evaluate(pos);
+        eval = found && tt_hit.eval != SCORE_NONE ? tt_hit.eval : eval_evaluate(pos);
     ss->static_eval = eval;
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
 
@@ -403,7 +430,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     if (excluded) // the excluded move was the only one, or its search must not pollute the TT
         return best == -SCORE_INFINITE ? alpha : best;
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(t->tt, tte, pos_key(pos), tt_score_to(best, ply), eval, bound, depth, best_move);
+    tt_store(t->tt, slot, pos_key(pos), tt_score_to(best, ply), eval, bound, depth, best_move);
     return best;
 }
 
@@ -494,7 +521,7 @@ static void print_info(SearchThread *t, const RootMove *rm, int depth, int multi
 {
     char line[8192], score[32];
     int64_t ms = elapsed(t);
-    uint64_t nps = ms > 0 ? t->nodes * 1000 / (uint64_t)ms : t->nodes * 1000;
+    uint64_t nodes = total_nodes(t), nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes * 1000;
     search_score_text(rm->score, score, sizeof score);
     int n = snprintf(line, sizeof line, "info depth %d seldepth %d multipv %d score %s%s", depth,
                      rm->seldepth > depth ? rm->seldepth : depth, multipv, score, bound);
@@ -504,7 +531,7 @@ static void print_info(SearchThread *t, const RootMove *rm, int depth, int multi
         n += snprintf(line + n, sizeof line - (size_t)n, " wdl %d %d %d", w, d, l);
     }
     n += snprintf(line + n, sizeof line - (size_t)n,
-                  " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64 " pv", t->nodes, nps,
+                  " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64 " pv", nodes, nps,
                   tt_hashfull(t->tt), ms);
     for (int i = 0; i < rm->pv_len && n < (int)sizeof line - 8; i++) {
         char mv[MOVE_STR_MAX];
@@ -530,10 +557,11 @@ static void setup_root(SearchThread *t)
         for (int i = 0; i < list.count; i++)
             t->root_moves[t->n_root++] = (RootMove){list.moves[i], -SCORE_INFINITE, -SCORE_INFINITE, 0, 1, {list.moves[i]}};
     // Start from the TT move if there is one.
-    bool found;
-    TTEntry *tte = tt_probe(t->tt, pos_key(&t->pos), &found);
+    TTEntry tte;
+    TTSlot slot;
+    bool found = tt_probe(t->tt, pos_key(&t->pos), &tte, &slot);
     for (int i = 1; found && i < t->n_root; i++) {
-        if (t->root_moves[i].move == tte->move) {
+        if (t->root_moves[i].move == tte.move) {
             RootMove rm = t->root_moves[i];
             memmove(&t->root_moves[1], &t->root_moves[0], (size_t)i * sizeof(RootMove));
             t->root_moves[0] = rm;
@@ -547,7 +575,7 @@ static bool limits_reached_after_iteration(SearchThread *t, int depth)
         return true;
     if (t->limits.depth > 0 && depth >= t->limits.depth)
         return true;
-    if (t->limits.soft_nodes && t->nodes >= t->limits.soft_nodes)
+    if (t->limits.soft_nodes && nodes_of(t) >= t->limits.soft_nodes)
         return true;
     Score s = t->completed[0].score;
     if (t->limits.mate > 0 && s >= SCORE_MATE_IN_MAX && SCORE_MATE - s <= 2 * t->limits.mate)
@@ -569,16 +597,12 @@ static Move ponder_move(SearchThread *t, const RootMove *rm)
     if (rm->pv_len >= 2)
         return rm->pv[1];
     pos_make_move(&t->pos, rm->move);
-    bool found;
-    TTEntry *tte = tt_probe(t->tt, pos_key(&t->pos), &found);
+    TTEntry tte;
+    TTSlot slot;
     Move m = MOVE_NONE;
-    if (found) { // accept the TT move only if it is legal here
-        MoveList list;
-        gen_moves(&t->pos, &list, GEN_ALL);
-        for (int i = 0; i < list.count; i++)
-            if (list.moves[i] == tte->move)
-                m = tte->move;
-    }
+    if (tt_probe(t->tt, pos_key(&t->pos), &tte, &slot) && gen_is_pseudo_legal(&t->pos, tte.move)
+        && gen_is_legal(&t->pos, tte.move)) // accept the TT move only if it is legal here
+        m = tte.move;
     pos_unmake_move(&t->pos, rm->move);
     return m;
 }
@@ -600,7 +624,7 @@ static void aspiration_window(SearchThread *t, int depth)
         if (t->aborted)
             return;
         // Bounds are reported only in long searches, where a GUI shows the progress.
-        bool slow = elapsed(t) > 3000;
+        bool slow = t->is_main && elapsed(t) > 3000;
         if (score <= alpha) {
             if (slow)
                 print_info(t, &t->root_moves[t->pv_idx], depth, t->pv_idx + 1, " upperbound");
@@ -624,6 +648,20 @@ static void report_iteration(SearchThread *t, int depth, int multipv)
         print_info(t, &t->completed[k], depth, k + 1, "");
 }
 
+// Resets the per-search state: counters, limits, the stack's plies and killers.
+static void prepare_search(SearchThread *t)
+{
+    init_reductions(t);
+    atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
+    t->completed_depth = 0;
+    t->aborted = false;
+    t->best_move = MOVE_NONE;
+    t->budget = tm_budget(&t->limits, t->pos.side, t->opts.move_overhead);
+    memset(t->stack, 0, sizeof t->stack);
+    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++)
+        t->stack[i].ply = i - STACK_OFFSET;
+}
+
 // Searches depth 1, 2, ... until a limit is reached, keeping the root moves of the last
 // completed iteration in t->completed; what every search thread runs.
 static void iterative_deepening(SearchThread *t, int multipv)
@@ -641,9 +679,78 @@ static void iterative_deepening(SearchThread *t, int multipv)
             t->root_moves[i].prev_score = t->root_moves[i].score;
         memcpy(t->completed, t->root_moves, (size_t)multipv * sizeof(RootMove));
         t->completed_depth = depth;
+        if (!t->is_main) { // a helper ends with the main thread, or at the depth limit
+            if (atomic_load(t->helper_stop) || (t->limits.depth > 0 && depth >= t->limits.depth))
+                break;
+            continue;
+        }
         report_iteration(t, depth, multipv);
         if (limits_reached_after_iteration(t, depth))
             break;
+    }
+}
+
+// What a helper thread runs: the same iterative deepening on its own copy of the root,
+// without output, until the main thread stops it.
+static void helper_search(SearchThread *h)
+{
+    prepare_search(h);
+    setup_root(h);
+    if (h->n_root)
+        iterative_deepening(h, 1);
+}
+
+// Hands the main thread's search to every helper and wakes them.
+static void start_helpers(SearchThread *t)
+{
+    for (int i = 1; i < pool_size(t->pool); i++) {
+        SearchThread *h = pool_thread(t->pool, i);
+        memcpy(&h->pos, &t->pos, offsetof(Position, states) + (size_t)(t->pos.st_index + 1) * sizeof(StateInfo));
+        h->tt = t->tt;
+        h->ctl = t->ctl;
+        h->limits = t->limits;
+        h->limits.nodes = h->limits.soft_nodes = 0; // the main thread counts for all
+        h->opts = t->opts;
+        h->opts.multipv = 1;
+        h->opts.print_bestmove = false;
+        h->params = t->params;
+        h->out = t->out;
+        h->out_ctx = t->out_ctx;
+        h->is_main = false;
+        h->helper_stop = pool_stop_flag(t->pool);
+    }
+    pool_start_helpers(t->pool, helper_search);
+}
+
+// True if thread a's result is to be played rather than b's: a shorter mate always (and
+// a mate is never given up), else the deeper completed iteration, else the better score.
+static bool better_result(const SearchThread *a, const SearchThread *b)
+{
+    Score sa = a->completed[0].score, sb = b->completed[0].score;
+    if (sa >= SCORE_MATE_IN_MAX || sb >= SCORE_MATE_IN_MAX)
+        return sa > sb;
+    if (a->completed_depth != b->completed_depth)
+        return a->completed_depth > b->completed_depth;
+    return sa > sb;
+}
+
+// Stops the helpers, waits for them, and makes the best thread's result the main
+// thread's (with MultiPV the main thread's lines stand).
+static void collect_helpers(SearchThread *t)
+{
+    pool_stop_helpers(t->pool);
+    pool_wait_helpers(t->pool);
+    if (t->opts.multipv > 1)
+        return;
+    const SearchThread *best = t;
+    for (int i = 1; i < pool_size(t->pool); i++) {
+        const SearchThread *h = pool_thread(t->pool, i);
+        if (h->completed_depth > 0 && h->n_root && better_result(h, best))
+            best = h;
+    }
+    if (best != t) {
+        t->completed[0] = best->completed[0];
+        t->completed_depth = best->completed_depth;
     }
 }
 
@@ -669,30 +776,23 @@ static void print_bestmove(SearchThread *t)
     emit(t, line);
 }
 
-// Resets the per-search state: counters, limits, the stack's plies and killers.
-static void prepare_search(SearchThread *t)
-{
-    init_reductions(t);
-    t->nodes = 0;
-    t->completed_depth = 0;
-    t->aborted = false;
-    t->best_move = MOVE_NONE;
-    t->budget = tm_budget(&t->limits, t->pos.side, t->opts.move_overhead);
-    memset(t->stack, 0, sizeof t->stack);
-    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++)
-        t->stack[i].ply = i - STACK_OFFSET;
-}
-
 void search_run(SearchThread *t)
 {
+    t->is_main = true;
+    t->helper_stop = NULL;
     prepare_search(t);
-    tt_new_search(t->tt);
+    tt_new_search(t->tt); // once per search, not per thread
     setup_root(t);
     if (t->n_root == 0) {
         emit(t, pos_in_check(&t->pos) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
     } else {
         int multipv = t->opts.multipv < t->n_root ? t->opts.multipv : t->n_root;
+        bool helpers = multi_threaded(t);
+        if (helpers)
+            start_helpers(t);
         iterative_deepening(t, multipv < 1 ? 1 : multipv);
+        if (helpers)
+            collect_helpers(t);
         // The result of the last completed iteration, restated with the final counts.
         print_info(t, &t->completed[0], t->completed_depth, 1, "");
         t->best_move = t->completed[0].move;

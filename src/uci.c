@@ -21,6 +21,7 @@
 #include "move.h"
 #include "perft.h"
 #include "search.h"
+#include "threads.h"
 
 enum { MAX_TOKENS = 16384, HASH_MAX_MB = 65536 };
 
@@ -35,7 +36,7 @@ typedef struct {
 
     Position pos;     // set by `position`; copied into the search at `go`
     TT tt;
-    SearchThread *thread;
+    ThreadPool *pool; // the search threads; thread 0 is run by the job thread
     SearchControl ctl;
     pthread_t handle;
     JobKind job;
@@ -56,7 +57,8 @@ typedef struct {
     bool book_best;   // BookBestMove: always the heaviest entry
     Book book;        // BookFile, open when one was set and passed its checks
     uint64_t book_rng;
-    // Changes to the TT asked for while a search runs, applied once it has ended.
+    // Changes asked for while a search runs, applied once it has ended.
+    int pending_threads;
     size_t pending_hash_mb;
     bool pending_clear;
 } Engine;
@@ -111,16 +113,18 @@ static void debug_say(Engine *e, const char *fmt, ...)
 
 /* ---------------------------------------------------------------- search thread */
 
+static SearchThread *main_thread(Engine *e) { return pool_thread(e->pool, 0); }
+
 static size_t bench_hash_mb(const Engine *e) { return e->caps.max_hash_mb ? e->caps.max_hash_mb : 16; }
 
 static void run_job(Engine *e)
 {
     switch (e->job) {
     case JOB_SEARCH:
-        search_run(e->thread);
+        search_run(main_thread(e));
         break;
     case JOB_PERFT:
-        perft_divide(&e->thread->pos, e->job_depth, write_line, e, &e->ctl.stop);
+        perft_divide(&main_thread(e)->pos, e->job_depth, write_line, e, &e->ctl.stop);
         break;
     case JOB_BENCH:
         bench_run(e->job_depth, bench_hash_mb(e), write_line, e, &e->ctl);
@@ -159,9 +163,16 @@ static void apply_pending(Engine *e)
             say(e, "info string cannot allocate %zu MB for Hash, keeping %zu MB", e->pending_hash_mb, e->hash_mb);
         e->pending_hash_mb = 0;
     }
+    if (e->pending_threads) {
+        if (!pool_resize(e->pool, e->pending_threads))
+            say(e, "info string cannot start %d threads, searching with %d", e->pending_threads, pool_size(e->pool));
+        e->threads = pool_size(e->pool);
+        e->pending_threads = 0;
+    }
     if (e->pending_clear) {
         tt_clear(&e->tt);
-        search_clear(e->thread);
+        for (int i = 0; i < pool_size(e->pool); i++)
+            search_clear(pool_thread(e->pool, i));
         e->pending_clear = false;
     }
 }
@@ -191,8 +202,8 @@ static void start_job(Engine *e, JobKind job, bool pondering)
     }
     if (job == JOB_SEARCH) {
         say(e, "info string cannot start a search thread; searching to depth 1");
-        e->thread->limits.infinite = false;
-        e->thread->limits.depth = 1;
+        main_thread(e)->limits.infinite = false;
+        main_thread(e)->limits.depth = 1;
         atomic_store(&e->ctl.pondering, false);
     } else {
         say(e, "info string cannot start a thread; running here");
@@ -307,9 +318,8 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
             say(e, "info string Threads must be an integer from 1 to 256, not '%s'", value);
             return;
         }
-        e->threads = (int)num;
-        if (num > 1)
-            say(e, "info string Threads set to %d; this version searches with one thread", (int)num);
+        e->pending_threads = e->caps.max_threads && num > e->caps.max_threads ? e->caps.max_threads : (int)num;
+        reap_finished(e);
     } else if (!strcasecmp(name, "MultiPV")) {
         if (!is_num || num < 1 || num > 256) {
             say(e, "info string MultiPV must be an integer from 1 to 256, not '%s'", value);
@@ -505,7 +515,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     stop_running_job(e, "go");
     if (perft_depth < 0 && play_from_book(e, &limits, &opts))
         return;
-    SearchThread *t = e->thread;
+    SearchThread *t = main_thread(e);
     memcpy(&t->pos, &e->pos, offsetof(Position, states) + (size_t)(e->pos.st_index + 1) * sizeof(StateInfo));
     t->pos.chess960 = e->pos.chess960 || e->chess960;
     if (perft_depth >= 0) {
@@ -676,13 +686,12 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     e->threads = 1;
     e->multipv = 1;
     e->move_overhead = 10;
-    e->thread = calloc(1, sizeof *e->thread);
+    e->pool = pool_create();
     char **tok = malloc(MAX_TOKENS * sizeof *tok);
-    if (!e->thread || !tok || !tt_resize(&e->tt, e->hash_mb)) {
+    if (!e->pool || !tok || !tt_resize(&e->tt, e->hash_mb)) {
         fprintf(out, "info string out of memory at start-up\n");
         return 1;
     }
-    search_init(e->thread);
     e->book_rng = (uint64_t)tm_now() ^ (uint64_t)(uintptr_t)e;
     char err[64];
     pos_set_fen(&e->pos, START_FEN, false, err, sizeof err);
@@ -702,7 +711,7 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     free(tok);
     tt_free(&e->tt);
     book_close(&e->book);
-    free(e->thread);
+    pool_destroy(e->pool);
     pthread_mutex_destroy(&e->out_lock);
     return 0;
 }

@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # Runs every test binary given on the command line from the repository root, then prints
 # one summary line over all of them ("N passed, N failed, N skipped"); skipped tests
-# are named, so a check that did not run is never mistaken for one that passed.
+# are named, so a check that did not run is never mistaken for one that passed. The UCI
+# and stress tests run once per thread count in OUTPOST_TEST_THREAD_COUNTS (default "1"),
+# with OUTPOST_TEST_THREADS set for each run.
 set -u
 cd "$(dirname "$0")/.."
 passed=0 failed=0 skipped=0 bad=() skips=()
+runs=()
 for t in "$@"; do
-    out=$("$t" 2>&1)
+    case "$(basename "$t")" in
+    test_uci | test_stress)
+        for n in ${OUTPOST_TEST_THREAD_COUNTS:-1}; do runs+=("$n:$t"); done ;;
+    *) runs+=("1:$t") ;;
+    esac
+done
+for run in "${runs[@]}"; do
+    n=${run%%:*} t=${run#*:}
+    [ "$n" != 1 ] && echo "== $t with Threads $n"
+    out=$(OUTPOST_TEST_THREADS=$n "$t" 2>&1)
     rc=$?
     printf '%s\n' "$out"
     p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n1)
@@ -16,8 +28,8 @@ for t in "$@"; do
     passed=$((passed + ${p:-0}))
     skipped=$((skipped + ${k:-0}))
     failed=$((failed + ${f:-0}))
-    if [ "$rc" -ne 0 ] && [ -z "$f" ]; then failed=$((failed + 1)); bad+=("$t (exit $rc)"); fi
-    [ -n "$f" ] && [ "$f" != 0 ] && bad+=("$t")
+    if [ "$rc" -ne 0 ] && [ -z "$f" ]; then failed=$((failed + 1)); bad+=("$t, Threads $n (exit $rc)"); fi
+    [ -n "$f" ] && [ "$f" != 0 ] && bad+=("$t, Threads $n")
 done
 echo
 [ ${#bad[@]} -gt 0 ] && printf 'failing: %s\n' "${bad[@]}"

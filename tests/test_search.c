@@ -173,23 +173,25 @@ static void test_tt(void **state)
     assert_true(tt_resize(&tt, 1));
     assert_int_equal(tt.count * sizeof(TTBucket), 1024 * 1024);
     tt_new_search(&tt);
-    bool found;
+    TTEntry e;
+    TTSlot slot;
     Key key = 0x123456789ABCDEF0ULL;
-    TTEntry *e = tt_probe(&tt, key, &found);
-    assert_false(found);
+    assert_false(tt_probe(&tt, key, &e, &slot));
     Score mate = mate_in(7); // mate found 7 plies from the root, stored at ply 3
-    tt_store(&tt, e, key, tt_score_to(mate, 3), 42, BOUND_EXACT, 9, make_move(12, 28, FLAG_DOUBLE_PUSH));
-    e = tt_probe(&tt, key, &found);
-    assert_true(found);
-    assert_int_equal(tt_depth(e), 9);
-    assert_int_equal(tt_bound(e), BOUND_EXACT);
-    assert_int_equal(e->eval, 42);
-    assert_int_equal(e->move, make_move(12, 28, FLAG_DOUBLE_PUSH));
+    tt_store(&tt, slot, key, tt_score_to(mate, 3), 42, BOUND_EXACT, 9, make_move(12, 28, FLAG_DOUBLE_PUSH));
+    assert_true(tt_probe(&tt, key, &e, &slot));
+    assert_int_equal(tt_depth(&e), 9);
+    assert_int_equal(tt_bound(&e), BOUND_EXACT);
+    assert_int_equal(e.eval, 42);
+    assert_int_equal(e.move, make_move(12, 28, FLAG_DOUBLE_PUSH));
     // Seen from ply 5 the same mate is two plies further away.
-    assert_int_equal(tt_score_from(e->score, 5), mate_in(9));
+    assert_int_equal(tt_score_from(e.score, 5), mate_in(9));
+    // A half-written entry (data of one write, check of another) does not match.
+    assert_true(tt_probe(&tt, key, &e, &slot));
+    atomic_store(&slot.bucket->data[slot.index], atomic_load(&slot.bucket->data[slot.index]) ^ 0x10000);
+    assert_false(tt_probe(&tt, key, &e, &slot));
     tt_clear(&tt);
-    tt_probe(&tt, key, &found);
-    assert_false(found);
+    assert_false(tt_probe(&tt, key, &e, &slot));
     assert_true(tt_resize(&tt, 2));
     assert_int_equal(tt.count * sizeof(TTBucket), 2 * 1024 * 1024);
     tt_free(&tt);

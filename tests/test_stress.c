@@ -86,6 +86,9 @@ static void session(int n)
     engine_start();
     send("uci");
     expect("uciok", DEFAULT_WAIT_MS);
+    const char *threads = getenv("OUTPOST_TEST_THREADS"); // the session's first Threads value
+    if (threads && atoi(threads) > 1)
+        command("setoption name Threads value %d", atoi(threads));
     for (int i = 0; i < n; i++) {
         switch (rnd(12)) {
         case 0: case 1: case 2:
@@ -105,7 +108,8 @@ static void session(int n)
         case 7:
             command("setoption name %s", (const char *const[]){"Hash value 1", "Hash value 4", "Clear Hash", "MultiPV value 2",
                                                            "MultiPV value 1", "Ponder value true", "UCI_ShowWDL value true",
-                                                           "Threads value 2", "Move Overhead value 0"}[rnd(9)]);
+                                                           "Threads value 2", "Move Overhead value 0", "Threads value 4",
+                                                           "Threads value 1"}[rnd(11)]);
             break;
         case 8:
             command("%s", "ucinewgame");

@@ -8,12 +8,25 @@
 #include "engine_pipe.h"
 #include "timeman.h"
 
+// Threads for every test session: $OUTPOST_TEST_THREADS (make test runs the suite with 1,
+// make tsan with 1, 2 and 4).
+static int test_threads(void)
+{
+    const char *s = getenv("OUTPOST_TEST_THREADS");
+    return s && atoi(s) > 0 ? atoi(s) : 1;
+}
+
 static int setup(void **state)
 {
     (void)state;
     engine_start();
     send("uci");
     expect("uciok", DEFAULT_WAIT_MS);
+    if (test_threads() > 1) {
+        send("setoption name Threads value %d", test_threads());
+        send("isready");
+        expect("readyok", DEFAULT_WAIT_MS);
+    }
     return 0;
 }
 
@@ -381,6 +394,7 @@ static void test_determinism(void **state)
 {
     (void)state;
     char first[LINE_MAX_LEN], best[32];
+    send("setoption name Threads value 1"); // only one thread is deterministic
     for (int run = 0; run < 2; run++) {
         send("ucinewgame");
         send("position startpos moves d2d4 g8f6");
@@ -647,6 +661,79 @@ static void test_go_after_unbounded_search(void **state)
     expect_legal_bestmove(3000);
 }
 
+// The bestmove of the last line read is one of the given moves (space-separated).
+static void expect_bestmove_in(const char *moves)
+{
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    char want[64];
+    snprintf(want, sizeof want, " %s ", bestmove_of());
+    char list[256];
+    snprintf(list, sizeof list, " %s ", moves);
+    if (!strstr(list, want))
+        fail_msg("bestmove %s not among %s", bestmove_of(), moves);
+}
+
+// Threads 1, 2, 4 and 9 (more than the cores): every kind of search answers with a legal
+// move of the root, mates are found, node counts add up, and Threads, Hash, Clear Hash
+// and ucinewgame work between searches and are deferred during one.
+static void test_thread_counts(void **state)
+{
+    (void)state;
+    static const int COUNTS[] = {1, 2, 4, 9};
+    for (int c = 0; c < 4; c++) {
+        int n = COUNTS[c];
+        send("setoption name Threads value %d", n);
+        send("isready");
+        expect("readyok", DEFAULT_WAIT_MS);
+        send("position startpos moves e2e4");
+        send("go movetime 300");
+        expect_legal_bestmove(2000);
+        send("go depth 8 searchmoves a7a6 h7h6");
+        expect_bestmove_in("a7a6 h7h6");
+        send("position fen r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 0");
+        send("go mate 2");
+        expect_bestmove_in("d5f6");
+        assert_non_null(strstr(last_info, "score mate 2 "));
+        send("position fen k7/8/1K6/8/8/8/8/7R b - - 0 1");
+        send("go depth 6");
+        expect_bestmove_in("a8b8");
+        send("position startpos");
+        send("setoption name MultiPV value 3");
+        send("go depth 6");
+        expect_legal_bestmove(DEFAULT_WAIT_MS);
+        send("setoption name MultiPV value 1");
+        // Nodes: all threads count, and go nodes stops near the limit.
+        send("go nodes 200000");
+        expect_legal_bestmove(DEFAULT_WAIT_MS);
+        unsigned long long nodes = 0;
+        const char *p = strstr(last_info, " nodes ");
+        assert_non_null(p);
+        sscanf(p, " nodes %llu", &nodes);
+        // With more than one thread the limit is approximate: the main thread sums the
+        // counts every 1,024 of its own nodes, and helpers on a loaded machine run on.
+        if (nodes < 200000 || nodes > (n == 1 ? 200000 : 250000 + 4096ull * (unsigned long long)n))
+            fail_msg("Threads %d: go nodes 200000 searched %llu", n, nodes);
+        // Infinite and ponder searches, and changes asked for during them.
+        send("go infinite");
+        expect("info depth 5", DEFAULT_WAIT_MS);
+        send("setoption name Threads value %d", n == 1 ? 3 : 1);
+        send("setoption name Hash value 8");
+        send("setoption name Clear Hash");
+        send("ucinewgame");
+        send("isready");
+        expect("readyok", 1000);
+        send("stop");
+        expect_legal_bestmove(1000);
+        send("setoption name Threads value %d", n);
+        send("go ponder wtime 1000 btime 1000");
+        assert_true(quiet_for("bestmove", 300));
+        send("ponderhit");
+        expect_legal_bestmove(1000);
+    }
+    send("setoption name Threads value 1");
+    send("setoption name Hash value 16");
+}
+
 // Polyglot book: a path with spaces, weighted and best choices, castling in standard
 // notation, and the searches that never use the book; a bad file is refused.
 static void test_own_book(void **state)
@@ -742,6 +829,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_and_debug, setup, teardown),
         cmocka_unit_test_setup_teardown(test_go_after_unbounded_search, setup, teardown),
         cmocka_unit_test_setup_teardown(test_own_book, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_thread_counts, setup, teardown),
         cmocka_unit_test(test_fastchess_compliance),
     };
     return cmocka_run_group_tests_name("uci", tests, NULL, NULL);

@@ -20,7 +20,7 @@ int fuzz_uci(const uint8_t *data, size_t size)
         return 0;
     FILE *in = fmemopen((void *)data, size, "r");
     fuzz_check(in != NULL, "fmemopen");
-    static const UciCaps CAPS = {.max_nodes = 400, .max_hash_mb = 1, .max_perft_depth = 2};
+    static const UciCaps CAPS = {.max_nodes = 400, .max_hash_mb = 1, .max_perft_depth = 2, .max_threads = 2};
     fuzz_check(uci_loop_capped(in, sink, &CAPS) == 0, "uci loop returned an error");
     fclose(in);
     return 0;
