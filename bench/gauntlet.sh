@@ -7,6 +7,8 @@
 # colours swapped per opening. Writes runs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
 # add the result to docs/STRENGTH.md (newest first) and the ladder in README.md.
 # bench/ladder.sh sums runs split across sessions.
+# OUTPOST_ELO=X plays Outpost with UCI_LimitStrength at UCI_Elo X (the calibration of
+# issue 34: bench/gauntlet.sh sf1800 with OUTPOST_ELO=1800 should score 35-65 %).
 set -eu
 export PATH="$PATH:/usr/games" # Debian installs the engines there
 cd "$(dirname "$0")/.."
@@ -23,6 +25,8 @@ sf[0-9]*) opp=(cmd=stockfish "name=Stockfish-15.1-Elo${OPP#sf}" option.Threads=1
 *) echo "unknown opponent $OPP" >&2; exit 1 ;;
 esac
 command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: apt-get install the engine's package (see README)" >&2; exit 1; }
+mine=()
+[ -n "${OUTPOST_ELO:-}" ] && mine=(option.UCI_LimitStrength=true "option.UCI_Elo=$OUTPOST_ELO")
 make -s
 # Play a copy, so that rebuilding the working tree during a long run changes nothing.
 work=$(mktemp -d)
@@ -30,7 +34,7 @@ trap 'rm -rf "$work"' EXIT
 cp outpost "$work/outpost"
 commit=$(bench/engine_rev.sh)
 mkdir -p runs/gauntlet
-out=runs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit
+out=runs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit${OUTPOST_ELO:+-elo$OUTPOST_ELO}
 # Kills the processes of group $1 whose parent is gone. GNU Chess's UCI adapter can die on
 # its own assertion and leave its engine process behind, burning CPU under the rest of the
 # match and holding the log pipe open after fastchess ends.
@@ -44,7 +48,7 @@ reap_orphans()
 {
     echo "# Outpost $commit vs ${opp[1]#name=}, $GAMES games, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
     # A process group of its own (setsid) holds fastchess and every engine it starts.
-    setsid fastchess -engine cmd="$work/outpost" name=Outpost -engine "${opp[@]}" \
+    setsid fastchess -engine cmd="$work/outpost" "name=Outpost${OUTPOST_ELO:+-Elo$OUTPOST_ELO}" "${mine[@]}" -engine "${opp[@]}" \
         -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
         -openings file=tests/data/openings.epd format=epd order=random -recover \
         -pgnout file="$out.pgn" 2>&1 &

@@ -30,6 +30,8 @@ typedef struct {
     Move searchmoves[MAX_MOVES];
     int n_searchmoves;      // 0: all moves
     bool print_bestmove;    // false for bench
+    int limit_elo;          // play at this level (strength.h); 0: full strength
+    uint64_t seed;          // randomness of the weakened choice
 } SearchOptions;
 
 typedef struct {

@@ -15,6 +15,7 @@
 #include "move.h"
 #include "movepick.h"
 #include "see.h"
+#include "strength.h"
 #include "threads.h"
 
 enum { CHECK_INTERVAL = 1024 };
@@ -664,7 +665,9 @@ static void prepare_search(SearchThread *t)
 
 // Searches depth 1, 2, ... until a limit is reached, keeping the root moves of the last
 // completed iteration in t->completed; what every search thread runs.
-static void iterative_deepening(SearchThread *t, int multipv)
+// multipv lines are searched, the first `shown` reported (a weakened search looks at more
+// lines than it shows).
+static void iterative_deepening(SearchThread *t, int multipv, int shown)
 {
     int max_depth = t->limits.depth > 0 && t->limits.depth < MAX_PLY - 1 ? t->limits.depth : MAX_PLY - 1;
     for (int depth = 1; depth <= max_depth; depth++) {
@@ -684,7 +687,7 @@ static void iterative_deepening(SearchThread *t, int multipv)
                 break;
             continue;
         }
-        report_iteration(t, depth, multipv);
+        report_iteration(t, depth, shown);
         if (limits_reached_after_iteration(t, depth))
             break;
     }
@@ -697,7 +700,7 @@ static void helper_search(SearchThread *h)
     prepare_search(h);
     setup_root(h);
     if (h->n_root)
-        iterative_deepening(h, 1);
+        iterative_deepening(h, 1, 1);
 }
 
 // Hands the main thread's search to every helper and wakes them.
@@ -740,7 +743,7 @@ static void collect_helpers(SearchThread *t)
 {
     pool_stop_helpers(t->pool);
     pool_wait_helpers(t->pool);
-    if (t->opts.multipv > 1)
+    if (t->opts.multipv > 1 || t->opts.limit_elo)
         return;
     const SearchThread *best = t;
     for (int i = 1; i < pool_size(t->pool); i++) {
@@ -776,6 +779,21 @@ static void print_bestmove(SearchThread *t)
     emit(t, line);
 }
 
+// A weakened search plays one of its best lines within the spread (strength.h): the
+// chosen line becomes the first, so the last info line's PV starts with the bestmove.
+static void choose_weaker(SearchThread *t, int lines, int spread)
+{
+    Score scores[MAX_MOVES];
+    for (int i = 0; i < lines; i++)
+        scores[i] = t->completed[i].score;
+    int k = strength_choose(scores, lines, spread, t->opts.seed);
+    if (k > 0) {
+        RootMove chosen = t->completed[k];
+        memmove(&t->completed[1], &t->completed[0], (size_t)k * sizeof(RootMove));
+        t->completed[0] = chosen;
+    }
+}
+
 void search_run(SearchThread *t)
 {
     t->is_main = true;
@@ -786,13 +804,24 @@ void search_run(SearchThread *t)
     if (t->n_root == 0) {
         emit(t, pos_in_check(&t->pos) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
     } else {
-        int multipv = t->opts.multipv < t->n_root ? t->opts.multipv : t->n_root;
+        int shown = t->opts.multipv < t->n_root ? t->opts.multipv : t->n_root;
+        shown = shown < 1 ? 1 : shown;
+        int lines = shown;
+        StrengthPlan plan = {0, 0};
+        if (t->opts.limit_elo) { // a smaller budget, and the best few moves to choose from
+            plan = strength_plan(t->opts.limit_elo);
+            if (!t->limits.nodes || t->limits.nodes > plan.nodes)
+                t->limits.nodes = plan.nodes;
+            lines = shown > STRENGTH_LINES ? shown : STRENGTH_LINES < t->n_root ? STRENGTH_LINES : t->n_root;
+        }
         bool helpers = multi_threaded(t);
         if (helpers)
             start_helpers(t);
-        iterative_deepening(t, multipv < 1 ? 1 : multipv);
+        iterative_deepening(t, lines, shown);
         if (helpers)
             collect_helpers(t);
+        if (t->opts.limit_elo && t->completed_depth > 0)
+            choose_weaker(t, lines, plan.spread);
         // The result of the last completed iteration, restated with the final counts.
         print_info(t, &t->completed[0], t->completed_depth, 1, "");
         t->best_move = t->completed[0].move;

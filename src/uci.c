@@ -21,6 +21,7 @@
 #include "move.h"
 #include "perft.h"
 #include "search.h"
+#include "strength.h"
 #include "threads.h"
 
 enum { MAX_TOKENS = 16384, HASH_MAX_MB = 65536 };
@@ -53,10 +54,12 @@ typedef struct {
     bool ponder;
     bool chess960;
     bool show_wdl;
+    bool limit_strength; // UCI_LimitStrength
+    int elo;             // UCI_Elo
     bool own_book;    // OwnBook: play from the book when the position is in it
     bool book_best;   // BookBestMove: always the heaviest entry
     Book book;        // BookFile, open when one was set and passed its checks
-    uint64_t book_rng;
+    uint64_t rng;     // the book's and the weakened search's randomness
     // Changes asked for while a search runs, applied once it has ended.
     int pending_threads;
     size_t pending_hash_mb;
@@ -262,6 +265,8 @@ static void cmd_uci(Engine *e)
     say(e, "option name Clear Hash type button");
     say(e, "option name UCI_Chess960 type check default false");
     say(e, "option name UCI_ShowWDL type check default false");
+    say(e, "option name UCI_LimitStrength type check default false");
+    say(e, "option name UCI_Elo type spin default 1500 min %d max %d", STRENGTH_MIN_ELO, STRENGTH_MAX_ELO);
     say(e, "option name OwnBook type check default false");
     say(e, "option name BookFile type string default <empty>");
     say(e, "option name BookBestMove type check default false");
@@ -347,6 +352,19 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
             return;
         }
         say(e, "info string book '%s': %llu entries", raw, (unsigned long long)e->book.entries);
+    } else if (!strcasecmp(name, "UCI_Elo")) {
+        if (!is_num || num < STRENGTH_MIN_ELO || num > STRENGTH_MAX_ELO) {
+            say(e, "info string UCI_Elo must be an integer from %d to %d, not '%s'", STRENGTH_MIN_ELO,
+                STRENGTH_MAX_ELO, value);
+            return;
+        }
+        e->elo = (int)num;
+    } else if (!strcasecmp(name, "UCI_LimitStrength")) {
+        if (!has_value || !parse_bool(value, &flag)) {
+            say(e, "info string %s needs value true or false, not '%s'", name, value);
+            return;
+        }
+        e->limit_strength = flag;
     } else if (!strcasecmp(name, "OwnBook") || !strcasecmp(name, "BookBestMove")) {
         if (!has_value || !parse_bool(value, &flag)) {
             say(e, "info string %s needs value true or false, not '%s'", name, value);
@@ -444,7 +462,7 @@ static bool play_from_book(Engine *e, const SearchLimits *limits, const SearchOp
     int n = book_probe(&e->book, &e->pos, moves);
     if (n == 0)
         return false;
-    Move m = book_choose(moves, n, e->book_best, splitmix(&e->book_rng));
+    Move m = book_choose(moves, n, e->book_best, splitmix(&e->rng));
     int weight = 0, total = 0;
     for (int i = 0; i < n; i++) {
         total += moves[i].weight;
@@ -527,6 +545,12 @@ static void cmd_go(Engine *e, char **tok, int n)
 
     if (e->caps.max_nodes && (!limits.nodes || limits.nodes > e->caps.max_nodes))
         limits.nodes = e->caps.max_nodes;
+    // UCI_LimitStrength weakens every go with a clock or a movetime (not analysis).
+    bool clock = limits.time[WHITE] != TIME_NONE || limits.time[BLACK] != TIME_NONE || limits.movetime >= 0;
+    if (e->limit_strength && clock && !limits.infinite) {
+        opts.limit_elo = e->elo;
+        opts.seed = splitmix(&e->rng);
+    }
     t->limits = limits;
     t->opts = opts;
     t->tt = &e->tt;
@@ -686,13 +710,14 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     e->threads = 1;
     e->multipv = 1;
     e->move_overhead = 10;
+    e->elo = 1500;
     e->pool = pool_create();
     char **tok = malloc(MAX_TOKENS * sizeof *tok);
     if (!e->pool || !tok || !tt_resize(&e->tt, e->hash_mb)) {
         fprintf(out, "info string out of memory at start-up\n");
         return 1;
     }
-    e->book_rng = (uint64_t)tm_now() ^ (uint64_t)(uintptr_t)e;
+    e->rng = (uint64_t)tm_now() ^ (uint64_t)(uintptr_t)e;
     char err[64];
     pos_set_fen(&e->pos, START_FEN, false, err, sizeof err);
 

@@ -11,6 +11,7 @@
 #include "params.h"
 #include "position.h"
 #include "see.h"
+#include "strength.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -300,6 +301,29 @@ static void test_params(void **state)
     assert_null(param_find("no_such_parameter"));
 }
 
+// Lower levels search less and may stray further; the choice weighs each line by how
+// close it is to the best, and never picks one beyond the spread.
+static void test_strength(void **state)
+{
+    (void)state;
+    StrengthPlan lo = strength_plan(STRENGTH_MIN_ELO), hi = strength_plan(STRENGTH_MAX_ELO);
+    assert_true(lo.nodes >= 100 && lo.nodes < hi.nodes && lo.spread > hi.spread && hi.spread == 0);
+    for (int elo = STRENGTH_MIN_ELO; elo < STRENGTH_MAX_ELO; elo += 10) {
+        StrengthPlan a = strength_plan(elo), b = strength_plan(elo + 10);
+        assert_true(a.nodes <= b.nodes && a.spread >= b.spread);
+    }
+    assert_int_equal(strength_plan(100).nodes, lo.nodes); // clamped
+    Score scores[3] = {30, 20, -170};
+    int seen[3] = {0, 0, 0};
+    for (uint64_t r = 0; r < 92; r++) // weights 51, 41 and 0 for a spread of 50
+        seen[strength_choose(scores, 3, 50, r)]++;
+    assert_int_equal(seen[0], 51);
+    assert_int_equal(seen[1], 41);
+    assert_int_equal(seen[2], 0);
+    assert_int_equal(strength_choose(scores, 3, 0, 7), 0);
+    assert_int_equal(strength_choose(scores, 1, 50, 7), 0);
+}
+
 int main(void)
 {
     init_tables();
@@ -312,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_time_budget_extremes),
         cmocka_unit_test(test_params),
+        cmocka_unit_test(test_strength),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);
 }

@@ -734,6 +734,38 @@ static void test_thread_counts(void **state)
     send("setoption name Hash value 16");
 }
 
+// UCI_LimitStrength: weakened searches on the clock answer at once with legal moves that
+// vary, the last PV starting with the move played; analysis (go infinite) is not weakened.
+static void test_limit_strength(void **state)
+{
+    (void)state;
+    send("setoption name UCI_Elo value 1000");
+    expect("info string UCI_Elo must be an integer from 1320 to 2300", 2000);
+    send("setoption name UCI_LimitStrength value true");
+    send("setoption name UCI_Elo value 1320");
+    char first[16] = "";
+    int different = 0;
+    for (int i = 0; i < 16; i++) {
+        send("position startpos moves e2e4 e7e5 g1f3");
+        int64_t t0 = now_ms();
+        send("go wtime 60000 btime 60000 winc 1000 binc 1000");
+        expect_legal_bestmove(2000);
+        assert_true(now_ms() - t0 < 1000);
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", bestmove_of());
+        different += strcmp(first, bestmove_of()) != 0;
+    }
+    assert_true(different > 0);
+    send("setoption name UCI_Elo value 2300");
+    send("go movetime 200");
+    expect_legal_bestmove(2000);
+    send("go infinite");
+    assert_true(quiet_for("bestmove", 500));
+    send("stop");
+    expect_legal_bestmove(1000);
+    send("setoption name UCI_LimitStrength value false");
+}
+
 // Polyglot book: a path with spaces, weighted and best choices, castling in standard
 // notation, and the searches that never use the book; a bad file is refused.
 static void test_own_book(void **state)
@@ -829,6 +861,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_limits_and_debug, setup, teardown),
         cmocka_unit_test_setup_teardown(test_go_after_unbounded_search, setup, teardown),
         cmocka_unit_test_setup_teardown(test_own_book, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limit_strength, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thread_counts, setup, teardown),
         cmocka_unit_test(test_fastchess_compliance),
     };
