@@ -1,5 +1,6 @@
 # Outpost build. `make` builds ./outpost for this machine; see README.md for the targets.
 CC      ?= cc
+HOST_CC ?= cc
 EXE     ?= outpost
 ARCH    ?= native
 STD     := -std=c17
@@ -26,7 +27,7 @@ FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c 
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 TEST_EXTRA_test_train := tools/nnue_train.c
 
-.PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools
+.PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools windows windows-test
 
 all: $(EXE)
 
@@ -34,12 +35,23 @@ all: $(EXE)
 MAGICS := build/gen/magics.inc
 $(MAGICS): tools/gen_magics.c src/magic.c include/magic.h include/bitboard.h include/types.h
 	@mkdir -p build/gen
-	$(CC) -O2 $(STD) $(WARN) -Iinclude tools/gen_magics.c src/magic.c -o build/gen/gen_magics
+	$(HOST_CC) -O2 $(STD) $(WARN) -Iinclude tools/gen_magics.c src/magic.c -o build/gen/gen_magics
 	build/gen/gen_magics > $@.tmp && mv $@.tmp $@
 
 $(EXE): $(SRC) $(wildcard include/*.h) $(MAGICS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
+
+# Windows: a static outpost.exe cross-compiled with mingw-w64 (Debian package
+# gcc-mingw-w64-x86-64; its POSIX-threads compiler), portable x86-64-v2 code; build-time
+# tools are built with HOST_CC. windows-test runs it under wine (package wine64): the
+# bench signature must equal the Linux build's, and a UCI session must answer.
+WIN_CC ?= x86_64-w64-mingw32-gcc-posix
+windows:
+	$(MAKE) CC=$(WIN_CC) EXE=outpost.exe ARCH=x86-64-v2 LDFLAGS=-static outpost.exe
+
+windows-test: windows $(EXE)
+	bash tests/windows_test.sh ./outpost.exe ./$(EXE)
 
 # Asserts on (pos_is_ok after every make/unmake), address and undefined-behaviour checks.
 debug:
@@ -135,4 +147,4 @@ fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move build/fuzz/fu
 	done
 
 clean:
-	rm -rf build $(EXE) outpost-debug *.gcda config.json
+	rm -rf build $(EXE) outpost.exe outpost-debug *.gcda config.json

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Polyglot book keys and look-up (format: the Polyglot book format description).
-#define _POSIX_C_SOURCE 200809L
 #include "book.h"
 
 #include <errno.h>
 #include <string.h>
 
 #include "movegen.h"
+#include "platform.h"
 
 static const uint64_t RANDOM64[781] = {
 #include "book_random.inc"
@@ -104,7 +104,7 @@ bool book_open(Book *book, const char *path, char *err, size_t err_size)
 
 static bool read_entry(const Book *book, uint64_t i, uint8_t *e)
 {
-    return fseeko(book->f, (off_t)(i * ENTRY_SIZE), SEEK_SET) == 0 && fread(e, ENTRY_SIZE, 1, book->f) == 1;
+    return platform_seek(book->f, i * ENTRY_SIZE) == 0 && fread(e, ENTRY_SIZE, 1, book->f) == 1;
 }
 
 // The legal move a Polyglot move stands for in pos, or MOVE_NONE.

@@ -14,6 +14,7 @@
 #include "eval.h"
 #include "move.h"
 #include "movepick.h"
+#include "platform.h"
 #include "see.h"
 #include "strength.h"
 #include "threads.h"
@@ -586,12 +587,6 @@ static bool limits_reached_after_iteration(SearchThread *t, int depth)
     return elapsed(t) >= t->budget.soft_ms;
 }
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {0, ms * 1000000L};
-    nanosleep(&ts, NULL);
-}
-
 // The move the opponent is expected to reply with, for `bestmove ... ponder`.
 static Move ponder_move(SearchThread *t, const RootMove *rm)
 {
@@ -762,7 +757,7 @@ static void collect_helpers(SearchThread *t)
 static void print_bestmove(SearchThread *t)
 {
     while (!atomic_load(&t->ctl->stop) && (t->limits.infinite || atomic_load(&t->ctl->pondering)))
-        sleep_ms(1);
+        platform_sleep_ms(1);
     if (t->n_root == 0) {
         emit(t, "bestmove (none)");
         return;

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Time allocation. The engine must never lose on time, so every figure is bounded by a
 // share of what is left after the move overhead, however the clock values look.
-#define _POSIX_C_SOURCE 200809L
 #include "timeman.h"
 
-#include <time.h>
+#include "platform.h"
+
 
 void limits_init(SearchLimits *limits)
 {
     *limits = (SearchLimits){.time = {TIME_NONE, TIME_NONE}, .movetime = -1};
 }
 
-int64_t tm_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+int64_t tm_now(void) { return platform_now_ms(); }
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }

@@ -20,6 +20,7 @@
 #include "book.h"
 #include "move.h"
 #include "perft.h"
+#include "platform.h"
 #include "search.h"
 #include "strength.h"
 #include "threads.h"
@@ -723,9 +724,9 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
 
     char *line = NULL;
     size_t cap = 0;
-    ssize_t len;
+    long len;
     bool quit = false;
-    while (!quit && (len = getline(&line, &cap, in)) >= 0) {
+    while (!quit && (len = platform_read_line(&line, &cap, in)) >= 0) {
         (void)len; // an embedded NUL simply ends the line early
         quit = !handle_line(e, line, tok);
     }

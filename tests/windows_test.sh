@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The Windows build under wine: its bench signature must equal the Linux build's (same
+# search, same node count), and a UCI session sent with CRLF line ends (as Windows GUIs
+# send them) must be answered: uciok, readyok, legal bestmoves with one and two threads, a
+# Polyglot book from a path with spaces, perft.
+# Usage: tests/windows_test.sh OUTPOST_EXE LINUX_OUTPOST   (make windows-test)
+set -u
+cd "$(dirname "$0")/.."
+EXE=${1:?usage: tests/windows_test.sh OUTPOST_EXE LINUX_OUTPOST}
+LINUX=${2:?usage: tests/windows_test.sh OUTPOST_EXE LINUX_OUTPOST}
+command -v wine >/dev/null || { echo "wine not found: sudo apt-get install wine64" >&2; exit 1; }
+export WINEDEBUG=-all WINEPREFIX=${WINEPREFIX:-$PWD/build/wineprefix}
+fail=0
+check() { # what, then the command's status
+    if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi
+}
+want=$("$LINUX" bench | tail -n 1 | cut -d' ' -f1)
+got=$(wine "$EXE" bench 2>/dev/null | tr -d '\r' | tail -n 1 | cut -d' ' -f1)
+[ -n "$want" ] && [ "$got" = "$want" ]
+check "bench signature $got (Linux $want)" $?
+cp tests/data/book/performance.bin "build/win book.bin"
+out=$(printf '%s\r\n' uci isready "position startpos moves e2e4" "go depth 6" \
+    "setoption name Threads value 2" isready "go movetime 500" \
+    "setoption name BookFile value build/win book.bin" "setoption name OwnBook value true" \
+    "position startpos" "go wtime 10000 btime 10000" "go perft 3" isready quit |
+    timeout 60 wine "$EXE" 2>/dev/null | tr -d '\r')
+grep -q '^uciok$' <<<"$out"
+check "uciok" $?
+[ "$(grep -c '^readyok$' <<<"$out")" = 3 ]
+check "three readyok" $?
+[ "$(grep -c '^bestmove [a-h][1-8][a-h][1-8]' <<<"$out")" = 3 ]
+check "three bestmoves" $?
+grep -q "^info string book 'build/win book.bin': 92954 entries$" <<<"$out" && grep -q '^info string book move' <<<"$out"
+check "book from a path with spaces" $?
+grep -q '^Nodes searched: 8902$' <<<"$out"
+check "go perft 3" $?
+rm -f "build/win book.bin"
+[ $fail = 0 ] && echo "windows test passed" || { echo "$out" | tail -n 20; echo "windows test FAILED"; }
+exit $fail
