@@ -88,7 +88,7 @@ static void session(int n)
     expect("uciok", DEFAULT_WAIT_MS);
     const char *threads = getenv("OUTPOST_TEST_THREADS"); // the session's first Threads value
     if (threads && atoi(threads) > 1)
-        command("setoption name Threads value %d", atoi(threads));
+        command("setoption name Threads value %s", threads);
     for (int i = 0; i < n; i++) {
         switch (rnd(12)) {
         case 0: case 1: case 2:
