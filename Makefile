@@ -26,6 +26,7 @@ FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c 
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 TEST_EXTRA_test_train := tools/nnue_train.c
+TEST_EXTRA_test_nnue := tools/nnue_train.c
 
 .PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools windows windows-test
 

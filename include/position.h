@@ -59,6 +59,9 @@ void pos_to_fen(const Position *pos, char *buf);
 // Makes a legal move (as produced by movegen). Must be undone with pos_unmake_move.
 void pos_make_move(Position *pos, Move m);
 void pos_unmake_move(Position *pos, Move m);
+// Where king and rook of `color` end up when the king on ksq castles with the rook on rsq.
+void pos_castle_squares(int color, Square ksq, Square rsq, Square *kto, Square *rto);
+
 // Passes the turn; the side to move must not be in check.
 void pos_make_null(Position *pos);
 void pos_unmake_null(Position *pos);

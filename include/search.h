@@ -11,6 +11,7 @@
 
 #include "history.h"
 #include "movegen.h"
+#include "nnue.h"
 #include "params.h"
 #include "position.h"
 #include "timeman.h"
@@ -68,6 +69,7 @@ typedef struct {
     OutputFn out;
     void *out_ctx;
     SearchParams params;  // search_init() sets the defaults
+    const Nnue *nnue;     // the network to evaluate with; NULL: the hand-written evaluation
 
     // Threads: the pool (NULL for a lone search: bench, datagen), whether this thread is
     // the main one (limits, output, bestmove) and, for a helper, the flag that ends its
@@ -95,6 +97,7 @@ typedef struct {
     int pv_len[MAX_PLY + 1];
     SearchStack stack[MAX_PLY + STACK_OFFSET + 2];
     int reductions[64][64];   // late-move reductions by depth and move number (params)
+    Accumulator acc[MAX_PLY + 2]; // the network's accumulators by ply, root first
     Histories hist;
 } SearchThread;
 

@@ -344,7 +344,7 @@ void pos_to_fen(const Position *pos, char *buf)
 /* ---------------------------------------------------------------- make / unmake */
 
 // King and rook destinations of a castling move whose rook stands on rsq.
-static void castle_squares(int color, Square ksq, Square rsq, Square *kto, Square *rto)
+void pos_castle_squares(int color, Square ksq, Square rsq, Square *kto, Square *rto)
 {
     bool king_side = rsq > ksq;
     *kto = relative_square(color, king_side ? 6 : 2);
@@ -373,7 +373,7 @@ void pos_make_move(Position *pos, Move m)
 
     if (move_is_castle(m)) {
         Square kto, rto;
-        castle_squares(us, from, to, &kto, &rto);
+        pos_castle_squares(us, from, to, &kto, &rto);
         remove_piece(pos, from);
         remove_piece(pos, to);
         put_piece(pos, make_piece(us, KING), kto);
@@ -420,7 +420,7 @@ void pos_unmake_move(Position *pos, Move m)
     // The primitives also update the key of the state being discarded, which is harmless.
     if (move_is_castle(m)) {
         Square kto, rto;
-        castle_squares(us, from, to, &kto, &rto);
+        pos_castle_squares(us, from, to, &kto, &rto);
         remove_piece(pos, kto);
         remove_piece(pos, rto);
         put_piece(pos, make_piece(us, KING), from);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "search.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,13 +123,26 @@ static void update_pv(SearchThread *t, int ply, Move m)
     t->pv_len[ply] = t->pv_len[ply + 1] + 1;
 }
 
-// Makes m from the node at ss, recording it in the stack for the plies below.
+// Makes m from the node at ss, recording it in the stack for the plies below and, with a
+// network, updating the next ply's accumulator (perft and UCI use the plain make).
 static void search_make(SearchThread *t, SearchStack *ss, Move m)
 {
     ss->move = m;
     ss->moved = t->pos.board[move_from(m)];
     ss->cont_row = hist_cont_row(&t->hist, &t->pos, m);
+    NnueDelta d;
+    if (t->nnue)
+        nnue_delta(&t->pos, m, &d);
     pos_make_move(&t->pos, m);
+    if (t->nnue) {
+        nnue_apply(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1], &d);
+#ifndef NDEBUG
+        Accumulator fresh; // debug builds check the update against a refresh
+        nnue_refresh(t->nnue, &t->pos, &fresh);
+        assert(!memcmp(&fresh.v[WHITE], &t->acc[ss->ply + 1].v[WHITE], (size_t)t->nnue->hidden * sizeof(int16_t)));
+        assert(!memcmp(&fresh.v[BLACK], &t->acc[ss->ply + 1].v[BLACK], (size_t)t->nnue->hidden * sizeof(int16_t)));
+#endif
+    }
 }
 
 static void search_make_null(SearchThread *t, SearchStack *ss)
@@ -137,6 +151,14 @@ static void search_make_null(SearchThread *t, SearchStack *ss)
     ss->moved = NO_PIECE;
     ss->cont_row = NULL;
     pos_make_null(&t->pos);
+    if (t->nnue)
+        t->acc[ss->ply + 1] = t->acc[ss->ply];
+}
+
+// The static evaluation of the node at ss: the network's when there is one.
+static Score evaluate(const SearchThread *t, const SearchStack *ss)
+{
+    return t->nnue ? nnue_evaluate(t->nnue, &t->acc[ss->ply], t->pos.side) : eval_evaluate(&t->pos);
 }
 
 static int history_bonus(const SearchParams *p, int depth)
@@ -161,7 +183,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
         return SCORE_DRAW;
     bool in_check = pos_in_check(pos);
     if (ply >= MAX_PLY)
-        return in_check ? SCORE_DRAW : eval_evaluate(pos);
+        return in_check ? SCORE_DRAW : evaluate(t, ss);
 
     TTEntry tte;
     TTSlot slot;
@@ -178,7 +200,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
     if (in_check) {
         best = -SCORE_INFINITE;
     } else {
-        eval = found && tte.eval != SCORE_NONE ? tte.eval : eval_evaluate(pos);
+        eval = found && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, ss);
         best = eval;
         if (best >= beta)
             return best;
@@ -246,7 +268,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     if (is_draw(t, ply))
         return SCORE_DRAW;
     if (ply >= MAX_PLY)
-        return in_check ? SCORE_DRAW : eval_evaluate(pos);
+        return in_check ? SCORE_DRAW : evaluate(t, ss);
     alpha = alpha > mated_in(ply) ? alpha : mated_in(ply);
     beta = beta < mate_in(ply + 1) ? beta : mate_in(ply + 1);
     if (alpha >= beta)
@@ -269,7 +291,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     // Step 4. Static evaluation.
     Score eval = SCORE_NONE;
     if (!in_check)
-        eval = found && tt_hit.eval != SCORE_NONE ? tt_hit.eval : eval_evaluate(pos);
+        eval = found && tt_hit.eval != SCORE_NONE ? tt_hit.eval : evaluate(t, ss);
     ss->static_eval = eval;
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
 
@@ -656,6 +678,8 @@ static void prepare_search(SearchThread *t)
     memset(t->stack, 0, sizeof t->stack);
     for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++)
         t->stack[i].ply = i - STACK_OFFSET;
+    if (t->nnue)
+        nnue_refresh(t->nnue, &t->pos, &t->acc[0]);
 }
 
 // Searches depth 1, 2, ... until a limit is reached, keeping the root moves of the last
@@ -712,6 +736,7 @@ static void start_helpers(SearchThread *t)
         h->opts.multipv = 1;
         h->opts.print_bestmove = false;
         h->params = t->params;
+        h->nnue = t->nnue;
         h->out = t->out;
         h->out_ctx = t->out_ctx;
         h->is_main = false;

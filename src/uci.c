@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "book.h"
 #include "move.h"
+#include "nnue.h"
 #include "perft.h"
 #include "platform.h"
 #include "search.h"
@@ -55,6 +56,9 @@ typedef struct {
     bool ponder;
     bool chess960;
     bool show_wdl;
+    Nnue net;            // EvalFile's network (none until one is loaded)
+    Nnue pending_net;    // one loaded during a search, swapped in after it
+    bool use_nnue;       // Use NNUE
     bool limit_strength; // UCI_LimitStrength
     int elo;             // UCI_Elo
     bool own_book;    // OwnBook: play from the book when the position is in it
@@ -167,6 +171,11 @@ static void apply_pending(Engine *e)
             say(e, "info string cannot allocate %zu MB for Hash, keeping %zu MB", e->pending_hash_mb, e->hash_mb);
         e->pending_hash_mb = 0;
     }
+    if (e->pending_net.memory) {
+        nnue_free(&e->net);
+        e->net = e->pending_net;
+        memset(&e->pending_net, 0, sizeof e->pending_net);
+    }
     if (e->pending_threads) {
         if (!pool_resize(e->pool, e->pending_threads))
             say(e, "info string cannot start %d threads, searching with %d", e->pending_threads, pool_size(e->pool));
@@ -266,6 +275,8 @@ static void cmd_uci(Engine *e)
     say(e, "option name Clear Hash type button");
     say(e, "option name UCI_Chess960 type check default false");
     say(e, "option name UCI_ShowWDL type check default false");
+    say(e, "option name EvalFile type string default <empty>");
+    say(e, "option name Use NNUE type check default false");
     say(e, "option name UCI_LimitStrength type check default false");
     say(e, "option name UCI_Elo type spin default 1500 min %d max %d", STRENGTH_MIN_ELO, STRENGTH_MAX_ELO);
     say(e, "option name OwnBook type check default false");
@@ -353,6 +364,35 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
             return;
         }
         say(e, "info string book '%s': %llu entries", raw, (unsigned long long)e->book.entries);
+    } else if (!strcasecmp(name, "EvalFile")) {
+        if (!raw || !*raw || !strcmp(raw, "<empty>")) {
+            say(e, "info string EvalFile needs a network file; the current network stays");
+            return;
+        }
+        char err[512];
+        Nnue loaded = {0};
+        if (!nnue_load(&loaded, raw, err, sizeof err)) {
+            say(e, "info string %s; the current network stays", err);
+            return;
+        }
+        nnue_free(&e->pending_net);
+        e->pending_net = loaded;
+        e->pending_clear = true; // the TT holds the old evaluation's scores
+        say(e, "info string network '%s': (768 -> %d) x 2 -> 1%s", raw, loaded.hidden,
+            e->searching ? ", in use from the next search" : "");
+        reap_finished(e);
+    } else if (!strcasecmp(name, "Use NNUE")) {
+        if (!has_value || !parse_bool(value, &flag)) {
+            say(e, "info string %s needs value true or false, not '%s'", name, value);
+            return;
+        }
+        if (flag != e->use_nnue) {
+            e->use_nnue = flag;
+            e->pending_clear = true; // the TT holds the other evaluation's scores
+            reap_finished(e);
+        }
+        if (flag && !e->net.memory && !e->pending_net.memory)
+            say(e, "info string Use NNUE: no network loaded (set EvalFile); the hand-written evaluation is used");
     } else if (!strcasecmp(name, "UCI_Elo")) {
         if (!is_num || num < STRENGTH_MIN_ELO || num > STRENGTH_MAX_ELO) {
             say(e, "info string UCI_Elo must be an integer from %d to %d, not '%s'", STRENGTH_MIN_ELO,
@@ -554,6 +594,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     }
     t->limits = limits;
     t->opts = opts;
+    t->nnue = e->use_nnue && e->net.memory ? &e->net : NULL;
     t->tt = &e->tt;
     t->ctl = &e->ctl;
     t->out = write_line;
@@ -738,6 +779,8 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     tt_free(&e->tt);
     book_close(&e->book);
     pool_destroy(e->pool);
+    nnue_free(&e->net);
+    nnue_free(&e->pending_net);
     pthread_mutex_destroy(&e->out_lock);
     return 0;
 }

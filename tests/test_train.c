@@ -128,9 +128,9 @@ static void test_train_and_export(void **state)
 
     const char *path = "build/test_train.nnue";
     assert_true(nn_export(&net, path));
-    QNet q;
+    Nnue q = {0};
     char err[256];
-    assert_true(qnn_load(&q, path, err, sizeof err));
+    assert_true(nnue_load(&q, path, err, sizeof err));
     double sum = 0, worst = 0;
     for (int i = 0; i < n; i++) {
         double want = nn_forward(&net, &samples[i]) * NN_SCALE, got = qnn_eval(&q, &samples[i]);
@@ -140,7 +140,7 @@ static void test_train_and_export(void **state)
     }
     print_message("quantised vs float over %d positions: mean %.2f cp, worst %.2f cp\n", n, sum / n, worst);
     assert_true(sum / n < 3.0 && worst < 20.0); // the tolerance docs/NNUE.md states
-    qnn_free(&q);
+    nnue_free(&q);
 
     // A truncated or altered file is refused with a reason.
     FILE *f = fopen(path, "r+b");
@@ -148,9 +148,9 @@ static void test_train_and_export(void **state)
     fseek(f, 100, SEEK_SET);
     fputc(0x55, f);
     fclose(f);
-    assert_false(qnn_load(&q, path, err, sizeof err));
+    assert_false(nnue_load(&q, path, err, sizeof err));
     assert_non_null(strstr(err, "checksum"));
-    assert_false(qnn_load(&q, "tests/data/nnue_sample.bin", err, sizeof err));
+    assert_false(nnue_load(&q, "tests/data/nnue_sample.bin", err, sizeof err));
     assert_non_null(strstr(err, "is not an Outpost"));
     remove(path);
 

@@ -766,6 +766,41 @@ static void test_limit_strength(void **state)
     send("setoption name UCI_LimitStrength value false");
 }
 
+// EvalFile and Use NNUE with a tiny network trained on tests/data/nnue_sample.bin: it
+// evaluates differently from the hand-written evaluation, searches with threads, and a
+// bad file leaves the loaded network in place.
+static void test_network_options(void **state)
+{
+    (void)state;
+    char hce[256], net[256];
+    send("position startpos");
+    send("go depth 1");
+    expect_legal_bestmove(2000);
+    snprintf(hce, sizeof hce, "%s", strstr(last_info, " score "));
+    send("setoption name Use NNUE value true");
+    expect("info string Use NNUE: no network loaded", 2000);
+    send("setoption name EvalFile value tests/data/nnue_tiny.nnue");
+    expect("info string network 'tests/data/nnue_tiny.nnue': (768 -> 16) x 2 -> 1", 2000);
+    send("go depth 1");
+    expect_legal_bestmove(2000);
+    snprintf(net, sizeof net, "%s", strstr(last_info, " score "));
+    *strstr(hce, " nodes ") = *strstr(net, " nodes ") = '\0';
+    if (!strcmp(hce, net))
+        fail_msg("the same score with and without the network: '%s'", net);
+    send("setoption name EvalFile value tests/data/nnue_sample.bin");
+    expect("info string 'tests/data/nnue_sample.bin' is not an Outpost", 2000);
+    send("setoption name Threads value 2");
+    send("position fen rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8");
+    send("go depth 8");
+    expect_legal_bestmove(DEFAULT_WAIT_MS);
+    send("setoption name Use NNUE value false");
+    send("setoption name Threads value 1");
+    send("position startpos");
+    send("go depth 1");
+    expect_legal_bestmove(2000);
+    assert_non_null(strstr(last_info, hce));
+}
+
 // Polyglot book: a path with spaces, weighted and best choices, castling in standard
 // notation, and the searches that never use the book; a bad file is refused.
 static void test_own_book(void **state)
@@ -862,6 +897,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_go_after_unbounded_search, setup, teardown),
         cmocka_unit_test_setup_teardown(test_own_book, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limit_strength, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_network_options, setup, teardown),
         cmocka_unit_test_setup_teardown(test_thread_counts, setup, teardown),
         cmocka_unit_test(test_fastchess_compliance),
     };

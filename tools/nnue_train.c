@@ -279,51 +279,7 @@ bool nn_export(const Net *net, const char *path)
     return ok;
 }
 
-bool qnn_load(QNet *q, const char *path, char *err, size_t err_size)
-{
-    memset(q, 0, sizeof *q);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "cannot open %s", path);
-        return false;
-    }
-    uint32_t head[9];
-    if (fread(head, sizeof head, 1, f) != 1 || head[0] != NET_MAGIC || head[1] != NET_VERSION || head[2] != NN_INPUTS
-        || head[3] < 1 || head[3] > MAX_HIDDEN || head[4] != ACT_SCRELU || head[5] != NN_QA || head[6] != NN_QB
-        || head[7] != NN_SCALE) {
-        snprintf(err, err_size, "%s is not an Outpost (768 -> H) x 2 -> 1 SCReLU network", path);
-        fclose(f);
-        return false;
-    }
-    int h = (int)head[3];
-    size_t n16 = (size_t)NN_INPUTS * (size_t)h + 3 * (size_t)h;
-    int16_t *w16 = malloc(n16 * sizeof *w16);
-    bool ok = w16 && fread(w16, sizeof *w16, n16, f) == n16 && fread(&q->out_b, sizeof q->out_b, 1, f) == 1
-           && fgetc(f) == EOF;
-    fclose(f);
-    if (ok) {
-        uint32_t sum = fnv1a((const uint8_t *)w16, n16 * sizeof *w16, 2166136261u);
-        ok = fnv1a((const uint8_t *)&q->out_b, sizeof q->out_b, sum) == head[8];
-    }
-    if (!ok) {
-        snprintf(err, err_size, "%s is truncated or corrupt (size or checksum)", path);
-        free(w16);
-        return false;
-    }
-    q->hidden = h;
-    q->ft_w = w16;
-    q->ft_b = w16 + (size_t)NN_INPUTS * (size_t)h;
-    q->out_w = q->ft_b + h;
-    return true;
-}
-
-void qnn_free(QNet *q)
-{
-    free(q->ft_w);
-    memset(q, 0, sizeof *q);
-}
-
-int qnn_eval(const QNet *q, const Sample *s)
+int qnn_eval(const Nnue *q, const Sample *s)
 {
     int h = q->hidden;
     int64_t sum = 0;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nnue.h"
 #include "packpos.h"
 
 enum {
@@ -95,17 +96,10 @@ bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path);
  *   payload int16 ft_w[768][H] (x QA), int16 ft_b[H] (x QA), int16 out_w[2H] (x QB),
  *           int32 out_b (x QA x QB)
  */
-typedef struct {
-    int hidden;
-    int16_t *ft_w, *ft_b, *out_w;
-    int32_t out_b;
-} QNet;
-
 bool nn_export(const Net *net, const char *path);
-// Loads an exported network; on failure writes a reason to err and returns false.
-bool qnn_load(QNet *q, const char *path, char *err, size_t err_size);
-void qnn_free(QNet *q);
-// The quantised network's evaluation of a sample, in centipawns (side to move).
-int qnn_eval(const QNet *q, const Sample *s);
+// The exported network's evaluation of a sample in centipawns (side to move), computed
+// from the sample's features: a reference for the engine's accumulators (nnue.c), which
+// load the file with nnue_load.
+int qnn_eval(const Nnue *q, const Sample *s);
 
 #endif

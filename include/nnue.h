@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The network evaluation (docs/NNUE.md): a (768 -> H) x 2 -> 1 SCReLU network in the
+// quantised format tools/train exports, and its accumulators, updated move by move
+// beside the search's make/unmake. The network is read-only once loaded and shared by
+// every search thread; each thread owns its accumulators.
+#ifndef OUTPOST_NNUE_H
+#define OUTPOST_NNUE_H
+
+#include "position.h"
+
+enum {
+    NNUE_INPUTS = 768,
+    NNUE_MAX_HIDDEN = 512,
+    NNUE_QA = 255,
+    NNUE_QB = 64,
+    NNUE_SCALE = 400,
+};
+
+typedef struct {
+    int hidden;
+    int16_t *ft_w;  // [NNUE_INPUTS][hidden]
+    int16_t *ft_b;  // [hidden]
+    int16_t *out_w; // [2 * hidden]: the side to move's half first
+    int32_t out_b;
+    void *memory;   // what nnue_free releases
+} Nnue;
+
+// Loads a network file; on failure writes the reason to err, leaves net unchanged and
+// returns false (a missing, truncated, altered or foreign file; a layer wider than
+// NNUE_MAX_HIDDEN).
+bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size);
+void nnue_free(Nnue *net);
+
+// The feature of a piece on a square seen by `view`: own pieces first, black's view
+// mirrored (the trainer's numbering).
+static inline int nnue_feature(int view, int piece, Square sq)
+{
+    return ((piece_color(piece) == view ? 0 : 1) * 6 + piece_type(piece)) * 64 + (view == WHITE ? sq : sq ^ 56);
+}
+
+// The feature-layer sums of both perspectives (index: the perspective's colour).
+typedef struct {
+    int16_t v[COLOR_NB][NNUE_MAX_HIDDEN]; // no alignment demand: SearchThreads come from calloc
+} Accumulator;
+
+// The accumulator of pos computed from scratch.
+void nnue_refresh(const Nnue *net, const Position *pos, Accumulator *acc);
+
+// The pieces a move takes off and puts on the board (castling moves two of each).
+typedef struct {
+    int n_sub, n_add;
+    int sub_piece[2], add_piece[2];
+    Square sub_sq[2], add_sq[2];
+} NnueDelta;
+
+// The delta of a legal move m in pos, before it is made.
+void nnue_delta(const Position *pos, Move m, NnueDelta *d);
+
+// child = parent changed by d.
+void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d);
+
+// The evaluation in centipawns for `side` to move.
+Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side);
+
+#endif

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// Network loading, accumulators and evaluation (portable C; the compiler vectorises the
+// int16 loops).
+#include "nnue.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NET_MAGIC = 0x4E4E504Fu, NET_VERSION = 1, ACT_SCRELU = 1, HEADER_WORDS = 9 };
+
+static uint32_t fnv1a(const uint8_t *p, size_t n, uint32_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
+static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "cannot open network '%s'", path);
+        return false;
+    }
+    uint8_t head[HEADER_WORDS * 4];
+    uint32_t w[HEADER_WORDS];
+    bool ok = fread(head, sizeof head, 1, f) == 1;
+    for (int i = 0; i < HEADER_WORDS; i++)
+        w[i] = ok ? le32(head + 4 * i) : 0;
+    if (!ok || w[0] != NET_MAGIC || w[1] != NET_VERSION || w[2] != NNUE_INPUTS || w[3] < 1 || w[4] != ACT_SCRELU
+        || w[5] != NNUE_QA || w[6] != NNUE_QB || w[7] != NNUE_SCALE) {
+        snprintf(err, err_size, "'%s' is not an Outpost (768 -> H) x 2 -> 1 SCReLU network", path);
+        fclose(f);
+        return false;
+    }
+    if (w[3] > NNUE_MAX_HIDDEN) {
+        snprintf(err, err_size, "'%s' has %u hidden neurons; at most %d are supported", path, w[3], NNUE_MAX_HIDDEN);
+        fclose(f);
+        return false;
+    }
+    int h = (int)w[3];
+    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + 3 * (size_t)h, bytes = n16 * 2 + 4;
+    uint8_t *raw = malloc(bytes);
+    int16_t *w16 = malloc(n16 * sizeof *w16);
+    ok = raw && w16 && fread(raw, bytes, 1, f) == 1 && fgetc(f) == EOF;
+    fclose(f);
+    if (ok && fnv1a(raw, bytes, 2166136261u) != w[8])
+        ok = false;
+    if (!ok) {
+        snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", path);
+        free(raw);
+        free(w16);
+        return false;
+    }
+    for (size_t i = 0; i < n16; i++)
+        w16[i] = (int16_t)(uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+    int32_t out_b = (int32_t)le32(raw + n16 * 2);
+    free(raw);
+    nnue_free(net);
+    net->hidden = h;
+    net->memory = w16;
+    net->ft_w = w16;
+    net->ft_b = w16 + (size_t)NNUE_INPUTS * (size_t)h;
+    net->out_w = net->ft_b + h;
+    net->out_b = out_b;
+    return true;
+}
+
+void nnue_free(Nnue *net)
+{
+    free(net->memory);
+    memset(net, 0, sizeof *net);
+}
+
+static void add_feature(const Nnue *net, Accumulator *acc, int piece, Square sq, int sign)
+{
+    int h = net->hidden;
+    for (int view = WHITE; view <= BLACK; view++) {
+        const int16_t *row = net->ft_w + (size_t)nnue_feature(view, piece, sq) * (size_t)h;
+        int16_t *v = acc->v[view];
+        if (sign > 0)
+            for (int j = 0; j < h; j++)
+                v[j] = (int16_t)(v[j] + row[j]);
+        else
+            for (int j = 0; j < h; j++)
+                v[j] = (int16_t)(v[j] - row[j]);
+    }
+}
+
+void nnue_refresh(const Nnue *net, const Position *pos, Accumulator *acc)
+{
+    for (int view = WHITE; view <= BLACK; view++)
+        memcpy(acc->v[view], net->ft_b, (size_t)net->hidden * sizeof(int16_t));
+    for (Bitboard occ = pos_occupied(pos); occ;) {
+        Square sq = pop_lsb(&occ);
+        add_feature(net, acc, pos->board[sq], sq, +1);
+    }
+}
+
+void nnue_delta(const Position *pos, Move m, NnueDelta *d)
+{
+    int us = pos->side;
+    Square from = move_from(m), to = move_to(m);
+    int piece = pos->board[from];
+    d->n_sub = d->n_add = 0;
+    if (move_is_castle(m)) {
+        Square kto, rto;
+        pos_castle_squares(us, from, to, &kto, &rto);
+        *d = (NnueDelta){2, 2, {piece, pos->board[to]}, {piece, pos->board[to]}, {from, to}, {kto, rto}};
+        return;
+    }
+    d->sub_piece[d->n_sub] = piece;
+    d->sub_sq[d->n_sub++] = from;
+    if (move_is_capture(m)) {
+        Square capsq = move_is_ep(m) ? (us == WHITE ? to - 8 : to + 8) : to;
+        d->sub_piece[d->n_sub] = pos->board[capsq];
+        d->sub_sq[d->n_sub++] = capsq;
+    }
+    d->add_piece[d->n_add] = move_is_promo(m) ? make_piece(us, move_promo_type(m)) : piece;
+    d->add_sq[d->n_add++] = to;
+}
+
+void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d)
+{
+    if (child != parent)
+        for (int view = WHITE; view <= BLACK; view++)
+            memcpy(child->v[view], parent->v[view], (size_t)net->hidden * sizeof(int16_t));
+    for (int i = 0; i < d->n_sub; i++)
+        add_feature(net, child, d->sub_piece[i], d->sub_sq[i], -1);
+    for (int i = 0; i < d->n_add; i++)
+        add_feature(net, child, d->add_piece[i], d->add_sq[i], +1);
+}
+
+Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side)
+{
+    int h = net->hidden;
+    int64_t sum = 0;
+    for (int half = 0; half < 2; half++) {
+        const int16_t *v = acc->v[half ? !side : side], *w = net->out_w + half * h;
+        for (int j = 0; j < h; j++) {
+            int32_t c = v[j] < 0 ? 0 : v[j] > NNUE_QA ? NNUE_QA : v[j];
+            sum += (int64_t)(c * c) * w[j];
+        }
+    }
+    int64_t out = sum / NNUE_QA + net->out_b;
+    Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
+    // Never a mate score: the search keeps those for mates.
+    return s > SCORE_MATE_IN_MAX - 1 ? SCORE_MATE_IN_MAX - 1 : s < -SCORE_MATE_IN_MAX + 1 ? -SCORE_MATE_IN_MAX + 1 : s;
+}

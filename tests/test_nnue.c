@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// The engine's network evaluation (src/nnue.c) with a network made by the trainer's core:
+// the engine's accumulators give exactly the trainer's reference evaluation, incremental
+// updates equal a refresh after every move of random games (castling, en passant and
+// promotions included), a position and its colour mirror evaluate alike, and broken
+// files are refused.
+#include "test_util.h"
+
+#include <ctype.h>
+
+#include "movegen.h"
+#include "nnue.h"
+#include "nnue_train.h"
+
+static Nnue net;
+static Position pos;
+
+static int group_setup(void **state)
+{
+    (void)state;
+    init_tables();
+    Net f;
+    if (!nn_alloc(&f, 64, 3))
+        return -1;
+    for (int j = 0; j < 64; j++)
+        f.ft_b[j] = 0.3f; // accumulators inside SCReLU's range for the most part
+    *f.out_b = 0.05f;
+    char err[256];
+    bool ok = nn_export(&f, "build/test_nnue.nnue") && nnue_load(&net, "build/test_nnue.nnue", err, sizeof err);
+    nn_free(&f);
+    return ok ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    nnue_free(&net);
+    remove("build/test_nnue.nnue");
+    return 0;
+}
+
+// The trainer's sample of pos (its features, side to move first).
+static void sample_of(const Position *p, Sample *s)
+{
+    s->n = 0;
+    for (Bitboard occ = pos_occupied(p); occ;) {
+        Square sq = pop_lsb(&occ);
+        s->us[s->n] = (uint16_t)nnue_feature(p->side, p->board[sq], sq);
+        s->them[s->n++] = (uint16_t)nnue_feature(!p->side, p->board[sq], sq);
+    }
+    s->target = 0;
+}
+
+static void test_matches_reference(void **state)
+{
+    (void)state;
+    FILE *f = open_data("perft.epd");
+    char line[512], err[128];
+    int n = 0, nonzero = 0;
+    while (fgets(line, sizeof line, f)) {
+        *strchr(line, ';') = '\0';
+        assert_true(pos_set_fen(&pos, line, false, err, sizeof err));
+        Accumulator acc;
+        nnue_refresh(&net, &pos, &acc);
+        Sample s;
+        sample_of(&pos, &s);
+        Score got = nnue_evaluate(&net, &acc, pos.side);
+        assert_int_equal(got, qnn_eval(&net, &s));
+        nonzero += got != 0;
+        n++;
+    }
+    fclose(f);
+    assert_true(nonzero > n / 2);
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static void test_incremental(void **state)
+{
+    (void)state;
+    static const char *const FENS[] = {
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    };
+    static Accumulator stack[130];
+    char err[128];
+    int moves = 0, kinds[4] = {0}; // castles, en passant, promotions, captures
+    for (int game = 0; game < 200; game++) {
+        assert_true(pos_set_fen(&pos, FENS[game % 4], false, err, sizeof err));
+        nnue_refresh(&net, &pos, &stack[0]);
+        for (int ply = 0; ply < 120; ply++) {
+            MoveList list;
+            gen_moves(&pos, &list, GEN_ALL);
+            if (list.count == 0)
+                break;
+            Move m = list.moves[next() % (uint64_t)list.count];
+            kinds[0] += move_is_castle(m);
+            kinds[1] += move_is_ep(m);
+            kinds[2] += move_is_promo(m);
+            kinds[3] += move_is_capture(m);
+            NnueDelta d;
+            nnue_delta(&pos, m, &d);
+            pos_make_move(&pos, m);
+            nnue_apply(&net, &stack[ply], &stack[ply + 1], &d);
+            Accumulator fresh;
+            nnue_refresh(&net, &pos, &fresh);
+            for (int c = 0; c < 2; c++)
+                assert_memory_equal(fresh.v[c], stack[ply + 1].v[c], (size_t)net.hidden * sizeof(int16_t));
+            moves++;
+        }
+    }
+    print_message("%d moves: %d castles, %d en passant, %d promotions, %d captures\n", moves, kinds[0], kinds[1],
+                  kinds[2], kinds[3]);
+    assert_true(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0 && kinds[3] > 0);
+}
+
+// The FEN of pos with the colours swapped and the board mirrored top to bottom.
+static void mirror_fen(const char *fen, char *out)
+{
+    char board[100], side[4], castle[8], ep[4];
+    assert_int_equal(sscanf(fen, "%99s %3s %7s %3s", board, side, castle, ep), 4);
+    char *ranks[8];
+    int n = 0;
+    for (char *r = strtok(board, "/"); r && n < 8; r = strtok(NULL, "/"))
+        ranks[n++] = r;
+    assert_int_equal(n, 8);
+    out[0] = '\0';
+    for (int i = 7; i >= 0; i--) {
+        for (char *c = ranks[i]; *c; c++)
+            *c = (char)(isupper((unsigned char)*c) ? tolower((unsigned char)*c) : toupper((unsigned char)*c));
+        strcat(out, ranks[i]);
+        if (i)
+            strcat(out, "/");
+    }
+    char rights[8] = "";
+    int k = 0;
+    for (const char *c = "KQkq"; *c; c++)
+        if (strchr(castle, isupper((unsigned char)*c) ? tolower((unsigned char)*c) : toupper((unsigned char)*c)))
+            rights[k++] = *c;
+    rights[k] = '\0';
+    if (ep[0] != '-')
+        ep[1] = ep[1] == '3' ? '6' : '3';
+    sprintf(out + strlen(out), " %s %s %s 0 1", side[0] == 'w' ? "b" : "w", rights[0] ? rights : "-", ep);
+}
+
+static void test_symmetry(void **state)
+{
+    (void)state;
+    FILE *f = open_data("perft.epd");
+    char line[512], mirrored[128], err[128];
+    static Position other;
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        *strchr(line, ';') = '\0';
+        assert_true(pos_set_fen(&pos, line, false, err, sizeof err));
+        mirror_fen(line, mirrored);
+        if (!pos_set_fen(&other, mirrored, false, err, sizeof err))
+            fail_msg("mirror of %s: %s (%s)", line, mirrored, err);
+        Accumulator a, b;
+        nnue_refresh(&net, &pos, &a);
+        nnue_refresh(&net, &other, &b);
+        assert_int_equal(nnue_evaluate(&net, &a, pos.side), nnue_evaluate(&net, &b, other.side));
+        n++;
+    }
+    fclose(f);
+    assert_true(n > 100);
+}
+
+static void test_broken_files(void **state)
+{
+    (void)state;
+    Nnue other = {0};
+    char err[256];
+    assert_false(nnue_load(&other, "build/no such net.nnue", err, sizeof err));
+    assert_non_null(strstr(err, "cannot open"));
+    assert_false(nnue_load(&other, "tests/data/nnue_sample.bin", err, sizeof err));
+    assert_non_null(strstr(err, "is not an Outpost"));
+    assert_int_equal(system("head -c 5000 build/test_nnue.nnue > build/test_nnue_cut.nnue"), 0);
+    assert_false(nnue_load(&other, "build/test_nnue_cut.nnue", err, sizeof err));
+    assert_non_null(strstr(err, "truncated or corrupt"));
+    assert_null(other.memory);
+    Net wide;
+    assert_true(nn_alloc(&wide, NNUE_MAX_HIDDEN + 8, 1));
+    assert_true(nn_export(&wide, "build/test_nnue_cut.nnue"));
+    nn_free(&wide);
+    assert_false(nnue_load(&other, "build/test_nnue_cut.nnue", err, sizeof err));
+    assert_non_null(strstr(err, "at most 512"));
+    remove("build/test_nnue_cut.nnue");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matches_reference),
+        cmocka_unit_test(test_incremental),
+        cmocka_unit_test(test_symmetry),
+        cmocka_unit_test(test_broken_files),
+    };
+    return cmocka_run_group_tests_name("nnue", tests, group_setup, group_teardown);
+}
