@@ -56,6 +56,10 @@ bool pos_set_fen(Position *pos, const char *fen, bool chess960, char *err, size_
 // pos->chess960, else KQkq.
 void pos_to_fen(const Position *pos, char *buf);
 
+// Writes the piece-placement field of a FEN for a mailbox (NO_PIECE for empty squares)
+// and returns the end of what it wrote (a terminating NUL is written there).
+char *pos_write_placement(const uint8_t board[64], char *out);
+
 // Makes a legal move (as produced by movegen). Must be undone with pos_unmake_move.
 void pos_make_move(Position *pos, Move m);
 void pos_unmake_move(Position *pos, Move m);

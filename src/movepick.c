@@ -49,16 +49,17 @@ static int best_index(const int *scores, int from, int end)
     return best;
 }
 
-// Takes the best of moves[cur, end) out of the range (selection sort, one step at a
-// time, since a cutoff usually comes before the list is exhausted).
-static Move pop_best(MovePicker *mp)
+// Takes the best of moves[*cur, end) out of the range and returns it, its score in
+// *score (selection sort, one step at a time, since a cutoff usually comes before the
+// list is exhausted).
+static Move take_best(Move *moves, int *scores, int *cur, int end, int *score)
 {
-    int b = best_index(mp->scores, mp->cur, mp->end);
-    Move m = mp->moves[b];
-    mp->last_score = mp->scores[b];
-    mp->moves[b] = mp->moves[mp->cur];
-    mp->scores[b] = mp->scores[mp->cur];
-    mp->cur++;
+    int b = best_index(scores, *cur, end);
+    Move m = moves[b];
+    *score = scores[b];
+    moves[b] = moves[*cur];
+    scores[b] = scores[*cur];
+    (*cur)++;
     return m;
 }
 
@@ -103,7 +104,7 @@ Move mp_next(MovePicker *mp)
 
         case MP_GOOD_NOISY:
             while (mp->cur < mp->end) {
-                Move m = pop_best(mp);
+                Move m = take_best(mp->moves, mp->scores, &mp->cur, mp->end, &mp->last_score);
                 // SEE only now, when the capture is reached: losers and underpromotions wait.
                 bool underpromo = move_is_promo(m) && move_promo_type(m) != QUEEN;
                 if (!underpromo && see_ge(pos, m, 0))
@@ -149,20 +150,13 @@ Move mp_next(MovePicker *mp)
 
         case MP_QUIET:
             if (!mp->skip_quiets && mp->cur < mp->end)
-                return pop_best(mp);
+                return take_best(mp->moves, mp->scores, &mp->cur, mp->end, &mp->last_score);
             mp->stage = MP_BAD_NOISY;
             break;
 
         case MP_BAD_NOISY:
-            if (mp->bad_cur < mp->n_bad) {
-                int b = best_index(mp->bad_scores, mp->bad_cur, mp->n_bad);
-                Move m = mp->bad[b];
-                mp->last_score = mp->bad_scores[b];
-                mp->bad[b] = mp->bad[mp->bad_cur];
-                mp->bad_scores[b] = mp->bad_scores[mp->bad_cur];
-                mp->bad_cur++;
-                return m;
-            }
+            if (mp->bad_cur < mp->n_bad)
+                return take_best(mp->bad, mp->bad_scores, &mp->bad_cur, mp->n_bad, &mp->last_score);
             mp->stage = MP_DONE;
             break;
 

@@ -42,36 +42,16 @@ bool packpos_unpack(const PackedPos *in, UnpackedPos *out)
         occ |= (Bitboard)b[i] << (8 * i);
     if (popcount(occ) > 32 || b[27] > 2 || (b[25] > 64))
         return false;
-    int board[64];
-    for (int i = 0; i < 64; i++)
-        board[i] = NO_PIECE;
+    uint8_t board[64];
+    memset(board, NO_PIECE, sizeof board);
     int n = 0;
     for (Bitboard o = occ; o; n++) {
         int piece = (b[8 + n / 2] >> (4 * (n & 1))) & 15;
         if (piece >= PIECE_NB)
             return false;
-        board[pop_lsb(&o)] = piece;
+        board[pop_lsb(&o)] = (uint8_t)piece;
     }
-    static const char LETTERS[] = "PNBRQKpnbrqk";
-    char *f = out->fen;
-    for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            int piece = board[make_square(file, rank)];
-            if (piece == NO_PIECE) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *f++ = (char)('0' + empty);
-            empty = 0;
-            *f++ = LETTERS[piece];
-        }
-        if (empty)
-            *f++ = (char)('0' + empty);
-        if (rank)
-            *f++ = '/';
-    }
+    char *f = pos_write_placement(board, out->fen);
     int castling = b[24] & 15;
     char rights[5] = "", *r = rights;
     if (castling & WHITE_OO) *r++ = 'K';

@@ -295,13 +295,12 @@ bool pos_set_fen(Position *pos, const char *fen, bool chess960, char *err, size_
     return true;
 }
 
-void pos_to_fen(const Position *pos, char *buf)
+char *pos_write_placement(const uint8_t board[64], char *out)
 {
-    char *out = buf;
     for (int rank = 7; rank >= 0; rank--) {
         int empty = 0;
         for (int file = 0; file < 8; file++) {
-            int piece = pos->board[make_square(file, rank)];
+            int piece = board[make_square(file, rank)];
             if (piece == NO_PIECE) {
                 empty++;
                 continue;
@@ -316,6 +315,13 @@ void pos_to_fen(const Position *pos, char *buf)
         if (rank)
             *out++ = '/';
     }
+    *out = '\0';
+    return out;
+}
+
+void pos_to_fen(const Position *pos, char *buf)
+{
+    char *out = pos_write_placement(pos->board, buf);
     *out++ = ' ';
     *out++ = pos->side == WHITE ? 'w' : 'b';
     *out++ = ' ';

@@ -21,6 +21,7 @@
 #include "move.h"
 #include "nnue.h"
 #include "perft.h"
+#include "rng.h"
 #include "platform.h"
 #include "search.h"
 #include "strength.h"
@@ -484,14 +485,6 @@ static void cmd_position(Engine *e, char **tok, int n)
     }
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 // Answers a go from the book when OwnBook is on and the position is in it; never for
 // go infinite, go ponder, searchmoves, MultiPV > 1 or Chess960. True if it answered.
 static bool play_from_book(Engine *e, const SearchLimits *limits, const SearchOptions *opts)
@@ -503,7 +496,7 @@ static bool play_from_book(Engine *e, const SearchLimits *limits, const SearchOp
     int n = book_probe(&e->book, &e->pos, moves);
     if (n == 0)
         return false;
-    Move m = book_choose(moves, n, e->book_best, splitmix(&e->rng));
+    Move m = book_choose(moves, n, e->book_best, rng_next(&e->rng));
     int weight = 0, total = 0;
     for (int i = 0; i < n; i++) {
         total += moves[i].weight;
@@ -590,7 +583,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     bool clock = limits.time[WHITE] != TIME_NONE || limits.time[BLACK] != TIME_NONE || limits.movetime >= 0;
     if (e->limit_strength && clock && !limits.infinite) {
         opts.limit_elo = e->elo;
-        opts.seed = splitmix(&e->rng);
+        opts.seed = rng_next(&e->rng);
     }
     t->limits = limits;
     t->opts = opts;

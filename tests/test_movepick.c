@@ -5,19 +5,14 @@
 
 #include "move.h"
 #include "movepick.h"
+#include "rng.h"
 #include "see.h"
 
 static Position pos;
 static Histories hist;
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
-static uint64_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
+static uint64_t rng_state = 1;
+static uint64_t rng(void) { return rng_next(&rng_state); }
 
 // A move to hand the picker: legal, or from the list of a sibling position, or noise.
 static Move candidate(const MoveList *legal, const MoveList *other)

@@ -11,6 +11,7 @@
 #include "movegen.h"
 #include "nnue.h"
 #include "nnue_train.h"
+#include "rng.h"
 
 static Nnue net;
 static Position pos;
@@ -73,14 +74,8 @@ static void test_matches_reference(void **state)
     assert_true(nonzero > n / 2);
 }
 
-static uint64_t rng = 0x2545F4914F6CDD1DULL;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rng_state = 2;
+static uint64_t next(void) { return rng_next(&rng_state); }
 
 static void test_incremental(void **state)
 {

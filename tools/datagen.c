@@ -29,6 +29,7 @@
 #include "movegen.h"
 #include "packpos.h"
 #include "psqt.h"
+#include "rng.h"
 #include "search.h"
 #include "zobrist.h"
 
@@ -55,14 +56,6 @@ typedef struct {
 } Config;
 
 /* ---------------------------------------------------------------- randomness */
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* ---------------------------------------------------------------- playing */
 
@@ -92,14 +85,14 @@ static void random_opening(SearchThread *t, uint64_t *rng)
     for (;;) {
         char err[64];
         pos_set_fen(&t->pos, START_FEN, false, err, sizeof err);
-        int plies = RANDOM_PLIES + (int)(splitmix(rng) % 2);
+        int plies = RANDOM_PLIES + (int)(rng_next(rng) % 2);
         bool ok = true;
         for (int i = 0; i < plies && ok; i++) {
             MoveList list;
             gen_moves(&t->pos, &list, GEN_ALL);
             ok = list.count > 0;
             if (ok)
-                pos_make_move(&t->pos, list.moves[splitmix(rng) % (uint64_t)list.count]);
+                pos_make_move(&t->pos, list.moves[rng_next(rng) % (uint64_t)list.count]);
         }
         if (!ok || gen_count_legal(&t->pos) == 0)
             continue;

@@ -8,14 +8,7 @@
 #include <string.h>
 
 #include "movegen.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+#include "rng.h"
 
 static void set_views(Net *net)
 {
@@ -39,9 +32,9 @@ bool nn_alloc(Net *net, int hidden, uint64_t seed)
     // Uniform in +-1/sqrt(fan-in): 32 active inputs for the feature layer, 2H for the output.
     float ft = 1.0f / sqrtf(32.0f), out = 1.0f / sqrtf(2.0f * (float)hidden);
     for (size_t i = 0; i < (size_t)NN_INPUTS * (size_t)hidden; i++)
-        net->ft_w[i] = ft * (2.0f * (float)(splitmix(&seed) >> 40) / (float)(1 << 24) - 1.0f);
+        net->ft_w[i] = ft * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
     for (int i = 0; i < 2 * hidden; i++)
-        net->out_w[i] = out * (2.0f * (float)(splitmix(&seed) >> 40) / (float)(1 << 24) - 1.0f);
+        net->out_w[i] = out * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
     return true;
 }
 
@@ -121,9 +114,9 @@ static float screlu(float x)
 
 enum { MAX_HIDDEN = 4096 };
 
-float nn_forward(const Net *net, const Sample *s)
+// The output, with the accumulators (before activation) left in acc_us and acc_them.
+static float forward(const Net *net, const Sample *s, float *acc_us, float *acc_them)
 {
-    float acc_us[MAX_HIDDEN], acc_them[MAX_HIDDEN];
     accumulate(net, s, acc_us, acc_them);
     int h = net->hidden;
     float out = *net->out_b;
@@ -132,14 +125,17 @@ float nn_forward(const Net *net, const Sample *s)
     return out;
 }
 
+float nn_forward(const Net *net, const Sample *s)
+{
+    float acc_us[MAX_HIDDEN], acc_them[MAX_HIDDEN];
+    return forward(net, s, acc_us, acc_them);
+}
+
 float nn_backward(const Net *net, const Sample *s, float *grad)
 {
     float acc_us[MAX_HIDDEN], acc_them[MAX_HIDDEN];
-    accumulate(net, s, acc_us, acc_them);
+    float out = forward(net, s, acc_us, acc_them);
     int h = net->hidden;
-    float out = *net->out_b;
-    for (int j = 0; j < h; j++)
-        out += net->out_w[j] * screlu(acc_us[j]) + net->out_w[h + j] * screlu(acc_them[j]);
     float pred = sigmoidf(out), diff = pred - s->target;
     float d_out = 2.0f * diff * pred * (1.0f - pred);
     float *g_ft_w = grad, *g_ft_b = grad + (size_t)NN_INPUTS * (size_t)h, *g_out_w = g_ft_b + h;
