@@ -50,12 +50,13 @@ static void check_position(const MoveList *other)
             MovePicker mp;
             ContRows rows = {{NULL, NULL}};
             mp_init(&mp, &pos, &hist, &rows, tt, killers, counter, noisy_only);
-            int seen[65536 / 8] = {0}, n = 0, last_stage = MP_TT;
+            uint32_t seen[65536 / 32] = {0};
+            int n = 0, last_stage = MP_TT;
             Move m;
             while ((m = mp_next(&mp)) != MOVE_NONE) {
                 assert_true(gen_is_pseudo_legal(&pos, m) && gen_is_legal(&pos, m));
-                assert_false(seen[m / 32] & (1 << (m % 32)));
-                seen[m / 32] |= 1 << (m % 32);
+                assert_false(seen[m / 32] & (1u << (m % 32)));
+                seen[m / 32] |= 1u << (m % 32);
                 assert_true((int)mp.last_stage >= last_stage);
                 last_stage = mp.last_stage;
                 if (mp.last_stage == MP_TT)
@@ -77,7 +78,7 @@ static void check_position(const MoveList *other)
                 if (noisy_only && l == tt && !move_is_noisy(l))
                     wanted = false;
                 expected += wanted;
-                if (wanted && !(seen[l / 32] & (1 << (l % 32)))) {
+                if (wanted && !(seen[l / 32] & (1u << (l % 32)))) {
                     char mv[MOVE_STR_MAX];
                     move_to_uci(l, pos.chess960, mv);
                     fail_msg("legal move %s never returned (noisy_only %d)", mv, noisy_only);

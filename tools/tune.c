@@ -289,5 +289,9 @@ int main(int argc, char **argv)
     write_weights(out, (const double(*)[2])w, source);
     if (out != stdout)
         fclose(out);
+    free(train.samples);
+    free(train.terms);
+    free(test.samples);
+    free(test.terms);
     return 0;
 }
