@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Iterative deepening, aspiration windows, principal-variation search, quiescence
-// search and move ordering.
-#define _POSIX_C_SOURCE 200809L
+// Iterative deepening, aspiration windows, principal-variation search and quiescence
+// search over a per-ply stack; the main thread's duties (limits, output, the bestmove
+// line, waking and collecting the helper threads, the weakened choice) apart from what
+// every thread runs. Move ordering is movepick.c's.
 #include "search.h"
 
 #include <assert.h>
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "eval.h"
 #include "move.h"
