@@ -19,11 +19,21 @@ got=$(wine "$EXE" bench 2>/dev/null | tr -d '\r' | tail -n 1 | cut -d' ' -f1)
 [ -n "$want" ] && [ "$got" = "$want" ]
 check "bench signature $got (Linux $want)" $?
 cp tests/data/book/performance.bin "build/win book.bin"
-out=$(printf '%s\r\n' uci isready "position startpos moves e2e4" "go depth 6" \
-    "setoption name Threads value 2" isready "go movetime 500" \
-    "setoption name BookFile value build/win book.bin" "setoption name OwnBook value true" \
-    "position startpos" "go wtime 10000 btime 10000" "go perft 3" isready quit |
-    timeout 60 wine "$EXE" 2>/dev/null | tr -d '\r')
+# Commands in groups with pauses between them: a go stops the search still running, and
+# quit a running perft, so each long command gets time to end first.
+send() { printf '%s\r\n' "$@"; }
+out=$({
+    send uci isready "position startpos moves e2e4" "go depth 6"
+    sleep 3
+    send "setoption name Threads value 2" isready "go movetime 500"
+    sleep 3
+    send "setoption name BookFile value build/win book.bin" "setoption name OwnBook value true" \
+        "position startpos" "go wtime 10000 btime 10000"
+    sleep 2
+    send "go perft 3"
+    sleep 3
+    send isready quit
+} | timeout 60 wine "$EXE" 2>/dev/null | tr -d '\r')
 grep -q '^uciok$' <<<"$out"
 check "uciok" $?
 [ "$(grep -c '^readyok$' <<<"$out")" = 3 ]
@@ -34,6 +44,8 @@ grep -q "^info string book 'build/win book.bin': 92954 entries$" <<<"$out" && gr
 check "book from a path with spaces" $?
 grep -q '^Nodes searched: 8902$' <<<"$out"
 check "go perft 3" $?
+grep -q '^info depth 6 ' <<<"$out"
+check "go depth 6 reached depth 6" $?
 rm -f "build/win book.bin"
 [ $fail = 0 ] && echo "windows test passed" || { echo "$out" | tail -n 20; echo "windows test FAILED"; }
 exit $fail
