@@ -806,9 +806,9 @@ static void test_network_options(void **state)
 static void test_own_book(void **state)
 {
     (void)state;
-    assert_int_equal(system("cp tests/data/book/performance.bin 'build/a book  with spaces.bin'"), 0);
+    assert_int_equal(system("cp tests/data/book/oracle_positions.bin 'build/a book  with spaces.bin'"), 0);
     send("setoption name BookFile value build/a book  with spaces.bin");
-    expect("info string book 'build/a book with spaces.bin': 92954 entries", 2000); // shown single-spaced
+    expect("info string book 'build/a book with spaces.bin': 492 entries", 2000); // shown single-spaced
     send("setoption name OwnBook value true");
     int seen[3] = {0};
     for (int i = 0; i < 12; i++) {
