@@ -22,7 +22,8 @@ TEST_SRC  := $(wildcard tests/test_*.c)
 BUILD     ?= build
 TEST_OPT  ?= -O2 -g -DNDEBUG
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
-FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c tests/fuzz/fuzz_book.c
+FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c tests/fuzz/fuzz_book.c \
+             tests/fuzz/fuzz_syzygy.c
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 TEST_EXTRA_test_train := tools/nnue_train.c
@@ -97,7 +98,7 @@ $(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(w
 # Tools (docs/TUNING.md, docs/NNUE.md): datagen plays self-play games for data, tune fits
 # the evaluation's weights to them. Both link the engine's own modules.
 # train fits the network (docs/NNUE.md) with the core in tools/nnue_train.c.
-TOOLS := build/tools/datagen build/tools/tune build/tools/train
+TOOLS := build/tools/datagen build/tools/tune build/tools/train build/tools/tbprobe
 TOOL_EXTRA_train := tools/nnue_train.c
 tools: $(TOOLS)
 
@@ -136,8 +137,8 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h 
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c $(LIB_SRC) -o $@ -lm
 
-fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move build/fuzz/fuzz_book
-	@for t in uci fen move book; do \
+fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move build/fuzz/fuzz_book build/fuzz/fuzz_syzygy
+	@for t in uci fen move book syzygy; do \
 	    mkdir -p build/fuzz/corpus/$$t; \
 	    echo "== fuzz_$$t for $(FUZZ_TIME) s"; \
 	    build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -print_final_stats=1 \

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The few things POSIX and Windows do differently, in one place: reading a line of any
-// length, a monotonic clock, sleeping, and seeking in large files. Threads are POSIX
+// length, a monotonic clock, sleeping, seeking in large files and mapping a file into
+// memory read-only. Threads are POSIX
 // threads on both (winpthreads, linked statically, on Windows).
 #ifndef OUTPOST_PLATFORM_H
 #define OUTPOST_PLATFORM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -21,5 +23,18 @@ void platform_sleep_ms(int ms);
 
 // Seeks to byte `offset` of a file of any size; 0 on success.
 int platform_seek(FILE *f, uint64_t offset);
+
+// A file mapped read-only into memory (the endgame tablebases).
+typedef struct {
+    const uint8_t *data; // NULL when not mapped
+    uint64_t size;
+    void *handle;        // Windows: the mapping object
+} MappedFile;
+
+// Maps the whole of the file at path; false (and *mf cleared) when it cannot be opened,
+// is empty or cannot be mapped.
+bool platform_map_file(const char *path, MappedFile *mf);
+// Unmaps a file mapped by platform_map_file (a cleared MappedFile is left alone).
+void platform_unmap_file(MappedFile *mf);
 
 #endif

@@ -14,6 +14,7 @@
 #include "nnue.h"
 #include "params.h"
 #include "position.h"
+#include "syzygy.h"
 #include "timeman.h"
 #include "tt.h"
 
@@ -33,12 +34,17 @@ typedef struct {
     bool print_bestmove;    // false for bench
     int limit_elo;          // play at this level (strength.h); 0: full strength
     uint64_t seed;          // randomness of the weakened choice
+    Syzygy *tb;             // endgame tablebases, or NULL
+    int tb_limit;           // probe positions of at most this many pieces (0: never)
+    int tb_probe_depth;     // ... in the search from this depth on (at the limit itself)
+    bool tb_rule50;         // the fifty-move rule counts (Syzygy50MoveRule)
 } SearchOptions;
 
 typedef struct {
     Move move;
     Score score;
     Score prev_score;
+    Score tb_score;   // what the tablebases say of the move, when the root is in them
     int seldepth;
     int pv_len;
     Move pv[MAX_PLY + 1];
@@ -81,6 +87,7 @@ typedef struct {
     // Results. nodes is written by this thread only and read by the main thread while
     // the search runs, hence atomic (relaxed).
     _Atomic uint64_t nodes;
+    _Atomic uint64_t tbhits;
     int completed_depth;
     Move best_move;
 
@@ -89,6 +96,8 @@ typedef struct {
     int seldepth;
     int root_depth;
     bool aborted;
+    int tb_limit;     // pieces up to which the search probes (0: it does not)
+    bool root_in_tb;  // the root moves were ranked by the tablebases
     int pv_idx;
     int n_root;
     RootMove root_moves[MAX_MOVES];

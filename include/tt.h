@@ -83,11 +83,11 @@ static inline int tt_depth(const TTEntry *e) { return e->depth - TT_DEPTH_OFFSET
 // Mate scores are stored as distance from this node, not from the root.
 static inline Score tt_score_to(Score s, int ply)
 {
-    return s >= SCORE_MATE_IN_MAX ? s + ply : s <= SCORE_MATED_IN_MAX ? s - ply : s;
+    return s >= SCORE_TB_WIN_IN_MAX ? s + ply : s <= -SCORE_TB_WIN_IN_MAX ? s - ply : s;
 }
 static inline Score tt_score_from(Score s, int ply)
 {
-    return s >= SCORE_MATE_IN_MAX ? s - ply : s <= SCORE_MATED_IN_MAX ? s + ply : s;
+    return s >= SCORE_TB_WIN_IN_MAX ? s - ply : s <= -SCORE_TB_WIN_IN_MAX ? s + ply : s;
 }
 
 #endif

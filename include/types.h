@@ -62,6 +62,10 @@ enum {
     SCORE_NONE = 32002,
     SCORE_MATE_IN_MAX = SCORE_MATE - MAX_PLY,
     SCORE_MATED_IN_MAX = -SCORE_MATE_IN_MAX,
+    // Tablebase wins (SCORE_TB_WIN - ply), a band below the mates that is reported in
+    // centipawns; every evaluation stays below it.
+    SCORE_TB_WIN = 31000,
+    SCORE_TB_WIN_IN_MAX = SCORE_TB_WIN - MAX_PLY,
 };
 
 // Receives one complete output line (without its newline). Whoever provides it makes

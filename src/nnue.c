@@ -148,5 +148,5 @@ Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side)
     int64_t out = sum / NNUE_QA + net->out_b;
     Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
     // Never a mate score: the search keeps those for mates.
-    return s > SCORE_MATE_IN_MAX - 1 ? SCORE_MATE_IN_MAX - 1 : s < -SCORE_MATE_IN_MAX + 1 ? -SCORE_MATE_IN_MAX + 1 : s;
+    return s > SCORE_TB_WIN_IN_MAX - 1 ? SCORE_TB_WIN_IN_MAX - 1 : s < -SCORE_TB_WIN_IN_MAX + 1 ? -SCORE_TB_WIN_IN_MAX + 1 : s;
 }

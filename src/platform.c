@@ -7,6 +7,15 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
+
 long platform_read_line(char **line, size_t *cap, FILE *in)
 {
     // A character at a time: UCI input is small, and unlike fgets this keeps a line with
@@ -52,4 +61,58 @@ int platform_seek(FILE *f, uint64_t offset)
 #else
     return fseeko(f, (off_t)offset, SEEK_SET);
 #endif
+}
+
+bool platform_map_file(const char *path, MappedFile *mf)
+{
+    *mf = (MappedFile){NULL, 0, NULL};
+#ifdef _WIN32
+    HANDLE file = CreateFileA(path, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+                              FILE_FLAG_RANDOM_ACCESS, NULL);
+    if (file == INVALID_HANDLE_VALUE)
+        return false;
+    LARGE_INTEGER size;
+    if (!GetFileSizeEx(file, &size) || size.QuadPart <= 0) {
+        CloseHandle(file);
+        return false;
+    }
+    HANDLE mapping = CreateFileMappingA(file, NULL, PAGE_READONLY, 0, 0, NULL);
+    CloseHandle(file); // the mapping keeps the file open
+    if (!mapping)
+        return false;
+    void *data = MapViewOfFile(mapping, FILE_MAP_READ, 0, 0, 0);
+    if (!data) {
+        CloseHandle(mapping);
+        return false;
+    }
+    *mf = (MappedFile){data, (uint64_t)size.QuadPart, mapping};
+#else
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+        close(fd);
+        return false;
+    }
+    void *data = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd); // the mapping keeps the file open
+    if (data == MAP_FAILED)
+        return false;
+    *mf = (MappedFile){data, (uint64_t)st.st_size, NULL};
+#endif
+    return true;
+}
+
+void platform_unmap_file(MappedFile *mf)
+{
+    if (!mf->data)
+        return;
+#ifdef _WIN32
+    UnmapViewOfFile((void *)mf->data);
+    CloseHandle(mf->handle);
+#else
+    munmap((void *)mf->data, (size_t)mf->size);
+#endif
+    *mf = (MappedFile){NULL, 0, NULL};
 }

@@ -64,6 +64,15 @@ static uint64_t total_nodes(const SearchThread *t)
     return sum;
 }
 
+// Tablebase hits of every thread of the search.
+static uint64_t total_tbhits(const SearchThread *t)
+{
+    uint64_t sum = atomic_load_explicit(&t->tbhits, memory_order_relaxed);
+    for (int i = 1; multi_threaded(t) && i < pool_size(t->pool); i++)
+        sum += atomic_load_explicit(&pool_thread(t->pool, i)->tbhits, memory_order_relaxed);
+    return sum;
+}
+
 // Called at every node: sets t->aborted when a limit is reached. Depth 1 always
 // completes so there is a move to play however early the stop comes. Only the main
 // thread looks at the clock and the node limit (exact with one thread, checked every
@@ -242,6 +251,18 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
     return best;
 }
 
+// True if the search should probe the tablebases at this node: right after a zeroing
+// move, no castling rights, and within the piece limit (at the limit itself only from
+// SyzygyProbeDepth on).
+static bool tb_applies(const SearchThread *t, const Position *pos, int depth)
+{
+    const StateInfo *st = pos_state(pos);
+    if (st->rule50 != 0 || st->castling)
+        return false;
+    int pieces = popcount(pos_occupied(pos));
+    return pieces < t->tb_limit || (pieces == t->tb_limit && depth >= t->opts.tb_probe_depth);
+}
+
 static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, int depth, bool cut_node)
 {
     Position *pos = &t->pos;
@@ -288,6 +309,32 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
             return s;
     }
 
+    // Step 3b. Tablebases, right after a capture or pawn move (where the table's answer
+    // holds whatever the fifty-move counter was) in positions with few enough pieces: a
+    // win or loss bounds the score, a draw is exact.
+    Score best = -SCORE_INFINITE, max_score = SCORE_INFINITE;
+    if (t->tb_limit && !excluded && tb_applies(t, pos, depth)) {
+        int wdl;
+        if (tb_probe_wdl(t->opts.tb, pos, &wdl)) {
+            atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + 1,
+                                  memory_order_relaxed);
+            int draw = t->opts.tb_rule50 ? 1 : 0; // cursed wins are draws under the rule
+            Score s = wdl < -draw ? -SCORE_TB_WIN + ply : wdl > draw ? SCORE_TB_WIN - ply : 2 * wdl * draw;
+            int bound = wdl < -draw ? BOUND_UPPER : wdl > draw ? BOUND_LOWER : BOUND_EXACT;
+            if (bound == BOUND_EXACT || (bound == BOUND_LOWER ? s >= beta : s <= alpha)) {
+                tt_store(t->tt, slot, pos_key(pos), tt_score_to(s, ply), SCORE_NONE, bound,
+                         depth + 6 < MAX_PLY - 1 ? depth + 6 : MAX_PLY - 1, MOVE_NONE);
+                return s;
+            }
+            if (pv_node && bound == BOUND_LOWER) {
+                best = s;
+                alpha = alpha > s ? alpha : s;
+            } else if (pv_node) {
+                max_score = s;
+            }
+        }
+    }
+
     // Step 4. Static evaluation.
     Score eval = SCORE_NONE;
     if (!in_check)
@@ -297,7 +344,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
 
     if (!pv_node && !in_check && !excluded) {
         // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
-        if (depth <= p->rfp_depth && eval - p->rfp_margin * depth >= beta && eval < SCORE_MATE_IN_MAX)
+        if (depth <= p->rfp_depth && eval - p->rfp_margin * depth >= beta && eval < SCORE_TB_WIN_IN_MAX)
             return eval;
 
         // Step 6. Null move: if passing still beats beta, a real move will too. Not in
@@ -311,7 +358,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
             if (t->aborted)
                 return 0;
             if (s >= beta)
-                return s >= SCORE_MATE_IN_MAX ? beta : s;
+                return s >= SCORE_TB_WIN_IN_MAX ? beta : s;
         }
     }
 
@@ -325,7 +372,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     MovePicker mp;
     mp_init(&mp, pos, &t->hist, &rows, tt_move, ss->killers, counter_move(t, ss), false);
 
-    Score best = -SCORE_INFINITE, old_alpha = alpha;
+    Score old_alpha = alpha;
     Move best_move = MOVE_NONE, m;
     Move quiets[MAX_MOVES], noisies[MAX_MOVES];
     int n_quiets = 0, n_noisies = 0, move_count = 0, legal = 0;
@@ -339,7 +386,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         // Step 9. Pruning of late quiet moves in hopeless or quiet positions. Late-move
         // and futility pruning hold for every quiet move after this one: the picker
         // skips them.
-        if (!pv_node && !in_check && best > SCORE_MATED_IN_MAX) {
+        if (!pv_node && !in_check && best > -SCORE_TB_WIN_IN_MAX) {
             if (quiet && depth <= p->lmp_depth && move_count > p->lmp_base + depth * depth / p->lmp_div) {
                 mp.skip_quiets = true;
                 continue; // late-move pruning
@@ -358,7 +405,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         int extension = 0;
         Score tt_score = m == tt_move ? tt_score_from(tt_hit.score, ply) : SCORE_NONE;
         if (depth >= p->se_depth && m == tt_move && !excluded && (tt_bound(&tt_hit) & BOUND_LOWER)
-            && tt_depth(&tt_hit) >= depth - p->se_tt_depth && abs(tt_score) < SCORE_MATE_IN_MAX) {
+            && tt_depth(&tt_hit) >= depth - p->se_tt_depth && abs(tt_score) < SCORE_TB_WIN_IN_MAX) {
             Score s_beta = tt_score - p->se_margin * depth;
             ss->excluded = m;
             Score s = negamax(t, ss, s_beta - 1, s_beta, (depth - 1) / 2, cut_node);
@@ -453,6 +500,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         return in_check ? mated_in(ply) : SCORE_DRAW;
     if (excluded) // the excluded move was the only one, or its search must not pollute the TT
         return best == -SCORE_INFINITE ? alpha : best;
+    if (best > max_score) // the tablebases' loss bound
+        best = max_score;
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
     tt_store(t->tt, slot, pos_key(pos), tt_score_to(best, ply), eval, bound, depth, best_move);
     return best;
@@ -546,23 +595,66 @@ static void print_info(SearchThread *t, const RootMove *rm, int depth, int multi
     char line[8192], score[32];
     int64_t ms = elapsed(t);
     uint64_t nodes = total_nodes(t), nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes * 1000;
-    search_score_text(rm->score, score, sizeof score);
+    // With the root in the tablebases their verdict is shown, unless the search found a mate.
+    bool tb = t->root_in_tb && rm->score < SCORE_MATE_IN_MAX && rm->score > SCORE_MATED_IN_MAX;
+    search_score_text(tb ? rm->tb_score : rm->score, score, sizeof score);
     int n = snprintf(line, sizeof line, "info depth %d seldepth %d multipv %d score %s%s", depth,
                      rm->seldepth > depth ? rm->seldepth : depth, multipv, score, bound);
     if (t->opts.show_wdl) {
         int w, d, l;
-        wdl_of(rm->score, &w, &d, &l);
+        wdl_of(tb ? rm->tb_score : rm->score, &w, &d, &l);
         n += snprintf(line + n, sizeof line - (size_t)n, " wdl %d %d %d", w, d, l);
     }
     n += snprintf(line + n, sizeof line - (size_t)n,
-                  " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d time %" PRId64 " pv", nodes, nps,
-                  tt_hashfull(t->tt), ms);
+                  " nodes %" PRIu64 " nps %" PRIu64 " hashfull %d tbhits %" PRIu64 " time %" PRId64 " pv", nodes,
+                  nps, tt_hashfull(t->tt), total_tbhits(t), ms);
     for (int i = 0; i < rm->pv_len && n < (int)sizeof line - 8; i++) {
         char mv[MOVE_STR_MAX];
         move_to_uci(rm->pv[i], t->pos.chess960, mv);
         n += snprintf(line + n, sizeof line - (size_t)n, " %s", mv);
     }
     emit(t, line);
+}
+
+// With the root in the tablebases, keeps only the root moves that keep its best outcome
+// (by DTZ: a win that the fifty-move rule lets stand, or the longest resistance; by WDL
+// when the DTZ tables are missing), and records the tables' score of each. With DTZ
+// the search need not probe any more: every move left wins (or draws, or loses) alike.
+static void rank_root_by_tables(SearchThread *t)
+{
+    t->root_in_tb = false;
+    t->tb_limit = t->opts.tb && t->opts.tb_limit > 0 ? t->opts.tb_limit : 0;
+    if (!t->tb_limit || pos_state(&t->pos)->castling || popcount(pos_occupied(&t->pos)) > t->tb_limit)
+        return;
+    Move moves[MAX_MOVES];
+    int rank[MAX_MOVES];
+    Score score[MAX_MOVES];
+    for (int i = 0; i < t->n_root; i++)
+        moves[i] = t->root_moves[i].move;
+    bool dtz = tb_rank_root_moves(t->opts.tb, &t->pos, moves, t->n_root, true, t->opts.tb_rule50, rank, score);
+    if (!dtz && !tb_rank_root_moves(t->opts.tb, &t->pos, moves, t->n_root, false, t->opts.tb_rule50, rank, score))
+        return;
+    int best = rank[0];
+    for (int i = 1; i < t->n_root; i++)
+        best = rank[i] > best ? rank[i] : best;
+    int kept = 0;
+    for (int i = 0; i < t->n_root; i++) {
+        if (rank[i] == best) {
+            t->root_moves[kept] = t->root_moves[i];
+            t->root_moves[kept++].tb_score = score[i];
+        }
+    }
+    atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + (uint64_t)t->n_root,
+                          memory_order_relaxed);
+    t->n_root = kept;
+    t->root_in_tb = true;
+    if (dtz)
+        t->tb_limit = 0;
+}
+
+static RootMove new_root_move(Move m)
+{
+    return (RootMove){.move = m, .score = -SCORE_INFINITE, .prev_score = -SCORE_INFINITE, .pv_len = 1, .pv = {m}};
 }
 
 static void setup_root(SearchThread *t)
@@ -575,11 +667,12 @@ static void setup_root(SearchThread *t)
         for (int j = 0; j < t->opts.n_searchmoves && !wanted; j++)
             wanted = t->opts.searchmoves[j] == list.moves[i];
         if (wanted)
-            t->root_moves[t->n_root++] = (RootMove){list.moves[i], -SCORE_INFINITE, -SCORE_INFINITE, 0, 1, {list.moves[i]}};
+            t->root_moves[t->n_root++] = new_root_move(list.moves[i]);
     }
     if (t->n_root == 0) // every searchmoves token was illegal here: search everything
         for (int i = 0; i < list.count; i++)
-            t->root_moves[t->n_root++] = (RootMove){list.moves[i], -SCORE_INFINITE, -SCORE_INFINITE, 0, 1, {list.moves[i]}};
+            t->root_moves[t->n_root++] = new_root_move(list.moves[i]);
+    rank_root_by_tables(t);
     // Start from the TT move if there is one.
     TTEntry tte;
     TTSlot slot;
@@ -671,6 +764,7 @@ static void prepare_search(SearchThread *t)
 {
     init_reductions(t);
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->tbhits, 0, memory_order_relaxed);
     t->completed_depth = 0;
     t->aborted = false;
     t->best_move = MOVE_NONE;

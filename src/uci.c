@@ -25,6 +25,7 @@
 #include "platform.h"
 #include "search.h"
 #include "strength.h"
+#include "syzygy.h"
 #include "threads.h"
 
 enum { MAX_TOKENS = 16384, HASH_MAX_MB = 65536 };
@@ -66,10 +67,15 @@ typedef struct {
     bool book_best;   // BookBestMove: always the heaviest entry
     Book book;        // BookFile, open when one was set and passed its checks
     uint64_t rng;     // the book's and the weakened search's randomness
+    Syzygy *tb;       // SyzygyPath's tables
+    int tb_probe_depth; // SyzygyProbeDepth
+    int tb_probe_limit; // SyzygyProbeLimit
+    bool tb_rule50;     // Syzygy50MoveRule
     // Changes asked for while a search runs, applied once it has ended.
     int pending_threads;
     size_t pending_hash_mb;
     bool pending_clear;
+    char *pending_tb_path; // SyzygyPath set during a search
 } Engine;
 
 /* ---------------------------------------------------------------- output */
@@ -161,6 +167,19 @@ static void wait_for_search(Engine *e, bool stop_it)
     e->searching = false;
 }
 
+// Loads the tables of a SyzygyPath value and says what was found.
+static void set_tb_path(Engine *e, const char *path)
+{
+    int n_wdl, n_dtz;
+    int largest = tb_set_path(e->tb, path, &n_wdl, &n_dtz);
+    if (!*path || !strcmp(path, "<empty>"))
+        debug_say(e, "SyzygyPath cleared");
+    else if (n_wdl + n_dtz == 0)
+        say(e, "info string Syzygy: no tables found in '%s'", path);
+    else
+        say(e, "info string Syzygy: %d WDL and %d DTZ tables found, up to %d pieces", n_wdl, n_dtz, largest);
+}
+
 static void apply_pending(Engine *e)
 {
     if (e->searching)
@@ -182,6 +201,11 @@ static void apply_pending(Engine *e)
             say(e, "info string cannot start %d threads, searching with %d", e->pending_threads, pool_size(e->pool));
         e->threads = pool_size(e->pool);
         e->pending_threads = 0;
+    }
+    if (e->pending_tb_path) {
+        set_tb_path(e, e->pending_tb_path);
+        free(e->pending_tb_path);
+        e->pending_tb_path = NULL;
     }
     if (e->pending_clear) {
         tt_clear(&e->tt);
@@ -283,6 +307,10 @@ static void cmd_uci(Engine *e)
     say(e, "option name OwnBook type check default false");
     say(e, "option name BookFile type string default <empty>");
     say(e, "option name BookBestMove type check default false");
+    say(e, "option name SyzygyPath type string default <empty>");
+    say(e, "option name SyzygyProbeDepth type spin default 1 min 1 max 100");
+    say(e, "option name Syzygy50MoveRule type check default true");
+    say(e, "option name SyzygyProbeLimit type spin default %d min 0 max %d", TB_MAX_PIECES, TB_MAX_PIECES);
     say(e, "uciok");
 }
 
@@ -365,6 +393,30 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
             return;
         }
         say(e, "info string book '%s': %llu entries", raw, (unsigned long long)e->book.entries);
+    } else if (!strcasecmp(name, "SyzygyPath")) {
+        // Tables in use by a search are replaced only after it.
+        const char *path = raw ? raw : "";
+        free(e->pending_tb_path);
+        e->pending_tb_path = malloc(strlen(path) + 1);
+        if (!e->pending_tb_path) {
+            say(e, "info string out of memory for SyzygyPath; the tables stay");
+            return;
+        }
+        strcpy(e->pending_tb_path, path);
+        if (e->searching && !atomic_load(&e->finished))
+            say(e, "info string SyzygyPath: in use from the next search");
+        reap_finished(e);
+    } else if (!strcasecmp(name, "SyzygyProbeDepth") || !strcasecmp(name, "SyzygyProbeLimit")) {
+        bool depth = !strcasecmp(name, "SyzygyProbeDepth");
+        int lo = depth ? 1 : 0, hi = depth ? 100 : TB_MAX_PIECES;
+        if (!is_num || num < lo || num > hi) {
+            say(e, "info string %s must be an integer from %d to %d, not '%s'", name, lo, hi, value);
+            return;
+        }
+        if (depth)
+            e->tb_probe_depth = (int)num;
+        else
+            e->tb_probe_limit = (int)num;
     } else if (!strcasecmp(name, "EvalFile")) {
         if (!raw || !*raw || !strcmp(raw, "<empty>")) {
             say(e, "info string EvalFile needs a network file; the current network stays");
@@ -416,7 +468,8 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
             e->own_book = flag;
         else
             e->book_best = flag;
-    } else if (!strcasecmp(name, "Ponder") || !strcasecmp(name, "UCI_Chess960") || !strcasecmp(name, "UCI_ShowWDL")) {
+    } else if (!strcasecmp(name, "Ponder") || !strcasecmp(name, "UCI_Chess960") || !strcasecmp(name, "UCI_ShowWDL")
+               || !strcasecmp(name, "Syzygy50MoveRule")) {
         if (!has_value || !parse_bool(value, &flag)) {
             say(e, "info string %s needs value true or false, not '%s'", name, value);
             return;
@@ -425,6 +478,8 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
             e->ponder = flag;
         else if (!strcasecmp(name, "UCI_ShowWDL"))
             e->show_wdl = flag;
+        else if (!strcasecmp(name, "Syzygy50MoveRule"))
+            e->tb_rule50 = flag;
         else {
             // The option decides the notation of the current position too, even one set
             // up from a FEN that needed Chess960 castling.
@@ -584,6 +639,12 @@ static void cmd_go(Engine *e, char **tok, int n)
     if (e->limit_strength && clock && !limits.infinite) {
         opts.limit_elo = e->elo;
         opts.seed = rng_next(&e->rng);
+    }
+    if (tb_largest(e->tb) > 0) {
+        opts.tb = e->tb;
+        opts.tb_limit = e->tb_probe_limit < tb_largest(e->tb) ? e->tb_probe_limit : tb_largest(e->tb);
+        opts.tb_probe_depth = e->tb_probe_depth;
+        opts.tb_rule50 = e->tb_rule50;
     }
     t->limits = limits;
     t->opts = opts;
@@ -746,9 +807,13 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     e->multipv = 1;
     e->move_overhead = 10;
     e->elo = 1500;
+    e->tb_probe_depth = 1;
+    e->tb_probe_limit = TB_MAX_PIECES;
+    e->tb_rule50 = true;
+    e->tb = tb_create(write_line, e);
     e->pool = pool_create();
     char **tok = malloc(MAX_TOKENS * sizeof *tok);
-    if (!e->pool || !tok || !tt_resize(&e->tt, e->hash_mb)) {
+    if (!e->pool || !e->tb || !tok || !tt_resize(&e->tt, e->hash_mb)) {
         fprintf(out, "info string out of memory at start-up\n");
         return 1;
     }
@@ -772,6 +837,8 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     tt_free(&e->tt);
     book_close(&e->book);
     pool_destroy(e->pool);
+    tb_free(e->tb);
+    free(e->pending_tb_path);
     nnue_free(&e->net);
     nnue_free(&e->pending_net);
     pthread_mutex_destroy(&e->out_lock);

@@ -92,6 +92,12 @@ static void test_replay_book(void **state)
     replay("book", fuzz_book, 4);
 }
 
+static void test_replay_syzygy(void **state)
+{
+    (void)state;
+    replay("syzygy", fuzz_syzygy, 6);
+}
+
 // The fuzzer's caps hold for every long command, plain `bench` (default depth 11)
 // included: the fuzzer once timed out on a `bench` whose depth escaped the cap.
 static char *run_capped(const char *input)
@@ -132,6 +138,7 @@ int main(void)
         cmocka_unit_test(test_replay_fen),
         cmocka_unit_test(test_replay_move),
         cmocka_unit_test(test_replay_book),
+        cmocka_unit_test(test_replay_syzygy),
         cmocka_unit_test(test_caps_hold),
     };
     return cmocka_run_group_tests_name("fuzz replay", tests, NULL, NULL);
