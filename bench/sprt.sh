@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPRT self-play with fastchess (from PATH): the working tree's build against a base
 # build made from a git ref, 10+0.1, Hash 16, one thread, concurrency 2 (or
-# $OUTPOST_SPRT_CONCURRENCY), openings from
+# $OUTPOST_SPRT_CONCURRENCY, which a resumed run also takes), openings from
 # tests/data/openings.epd with colours swapped per opening.
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc] [max_games]   (defaults: 0 5 10+0.1 40000)
 #        bench/sprt.sh --resume NAME [max_games]   (continue a run that was cut short)
@@ -190,6 +190,9 @@ if [ "${1:-}" = "--resume" ]; then
     if [ -n "$new_max" ]; then
         sed -i "s/\"rounds\": *[0-9]*/\"rounds\": $((new_max / 2))/" "$state/config.json"
         echo "# game cap raised to $(max_games "$state/config.json") $(date -u +%Y-%m-%dT%H:%MZ)" | tee -a "$out.txt"
+    fi
+    if [ -n "${OUTPOST_SPRT_CONCURRENCY:-}" ]; then # e.g. 1, to leave a core to data generation
+        sed -i "s/\"concurrency\": *[0-9]*/\"concurrency\": $OUTPOST_SPRT_CONCURRENCY/" "$state/config.json"
     fi
     if [ -f "$out.pgn.gz" ]; then
         gunzip -f "$out.pgn.gz"

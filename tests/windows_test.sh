@@ -2,7 +2,8 @@
 # The Windows build under wine: its bench signature must equal the Linux build's (same
 # search, same node count), and a UCI session sent with CRLF line ends (as Windows GUIs
 # send them) must be answered: uciok, readyok, legal bestmoves with one and two threads, a
-# Polyglot book from a path with spaces, perft.
+# Polyglot book from a path with spaces, perft, Syzygy tables (mapped the Windows way)
+# in a list of directories separated by ';'.
 # Usage: tests/windows_test.sh OUTPOST_EXE LINUX_OUTPOST   (make windows-test)
 set -u
 cd "$(dirname "$0")/.."
@@ -32,14 +33,20 @@ out=$({
     sleep 2
     send "go perft 3"
     sleep 3
+    send "setoption name SyzygyPath value C:\\nonexistent;tests/data/syzygy" \
+        "position fen 8/8/8/8/2k5/8/3R4/6K1 w - - 0 1" "go depth 8"
+    sleep 3
     send isready quit
 } | timeout 60 wine "$EXE" 2>/dev/null | tr -d '\r')
 grep -q '^uciok$' <<<"$out"
 check "uciok" $?
 [ "$(grep -c '^readyok$' <<<"$out")" = 3 ]
 check "three readyok" $?
-[ "$(grep -c '^bestmove [a-h][1-8][a-h][1-8]' <<<"$out")" = 3 ]
-check "three bestmoves" $?
+[ "$(grep -c '^bestmove [a-h][1-8][a-h][1-8]' <<<"$out")" = 4 ]
+check "four bestmoves" $?
+grep -q '^info string Syzygy: 12 WDL and 12 DTZ tables found, up to 4 pieces$' <<<"$out" &&
+    grep -q '^info depth 8 .* score cp 30999 .* tbhits [1-9]' <<<"$out"
+check "Syzygy tables: found, probed, a tablebase win" $?
 grep -q "^info string book 'build/win book.bin': 492 entries$" <<<"$out" && grep -q '^info string book move' <<<"$out"
 check "book from a path with spaces" $?
 grep -q '^Nodes searched: 8902$' <<<"$out"
