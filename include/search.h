@@ -82,6 +82,7 @@ typedef struct {
     // search. Set by the pool and search_run.
     struct ThreadPool *pool;
     bool is_main;
+    int id;               // 0 for the main thread, 1.. for the helpers
     const atomic_bool *helper_stop;
 
     // Results. nodes is written by this thread only and read by the main thread while
@@ -89,6 +90,7 @@ typedef struct {
     _Atomic uint64_t nodes;
     _Atomic uint64_t tbhits;
     int completed_depth;
+    atomic_int depth_done;  // completed_depth as the main thread may read it during a search
     Move best_move;
 
     // Working state.

@@ -73,6 +73,19 @@ static uint64_t total_tbhits(const SearchThread *t)
     return sum;
 }
 
+// True if a helper has completed an iteration of at least `depth` and its result may be
+// played (a single line at full strength: with MultiPV or a weakened search the main
+// thread's own lines stand, see collect_helpers).
+static bool helper_reached(const SearchThread *t, int depth)
+{
+    if (t->opts.multipv > 1 || t->opts.limit_elo)
+        return false;
+    for (int i = 1; multi_threaded(t) && i < pool_size(t->pool); i++)
+        if (atomic_load_explicit(&pool_thread(t->pool, i)->depth_done, memory_order_relaxed) >= depth)
+            return true;
+    return false;
+}
+
 // Called at every node: sets t->aborted when a limit is reached. Depth 1 always
 // completes so there is a move to play however early the stop comes. Only the main
 // thread looks at the clock and the node limit (exact with one thread, checked every
@@ -96,6 +109,8 @@ static void check_limits(SearchThread *t)
         t->aborted = true;
     else if (!atomic_load(&t->ctl->pondering) && elapsed(t) >= t->budget.hard_ms)
         t->aborted = true;
+    else if (t->limits.depth > 0 && helper_reached(t, t->limits.depth))
+        t->aborted = true; // a helper has the answer already: it is the one played
 }
 
 /* ---------------------------------------------------------------- move ordering */
@@ -766,6 +781,7 @@ static void prepare_search(SearchThread *t)
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     atomic_store_explicit(&t->tbhits, 0, memory_order_relaxed);
     t->completed_depth = 0;
+    atomic_store_explicit(&t->depth_done, 0, memory_order_relaxed);
     t->aborted = false;
     t->best_move = MOVE_NONE;
     t->budget = tm_budget(&t->limits, t->pos.side, t->opts.move_overhead);
@@ -776,6 +792,21 @@ static void prepare_search(SearchThread *t)
         nnue_refresh(t->nnue, &t->pos, &t->acc[0]);
 }
 
+// Lazy SMP spreads the helpers over the depths: helper i searches only the depths of
+// every other block of SKIP_SIZE[i] depths (phase SKIP_PHASE[i]), so that at any time
+// some threads search one or more plies deeper than the main thread and fill the TT
+// ahead of it. The last depth asked for is never skipped.
+static const int SKIP_SIZE[20] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+static const int SKIP_PHASE[20] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+
+static bool helper_skips(const SearchThread *t, int depth)
+{
+    if (depth <= 1 || (t->limits.depth > 0 && depth >= t->limits.depth))
+        return false;
+    int i = (t->id - 1) % 20;
+    return ((depth + t->pos.game_ply + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0;
+}
+
 // Searches depth 1, 2, ... until a limit is reached, keeping the root moves of the last
 // completed iteration in t->completed; what every search thread runs.
 // multipv lines are searched, the first `shown` reported (a weakened search looks at more
@@ -784,6 +815,8 @@ static void iterative_deepening(SearchThread *t, int multipv, int shown)
 {
     int max_depth = t->limits.depth > 0 && t->limits.depth < MAX_PLY - 1 ? t->limits.depth : MAX_PLY - 1;
     for (int depth = 1; depth <= max_depth; depth++) {
+        if (!t->is_main && helper_skips(t, depth))
+            continue;
         t->root_depth = depth;
         for (t->pv_idx = 0; t->pv_idx < multipv && !t->aborted; t->pv_idx++) {
             aspiration_window(t, depth);
@@ -795,6 +828,7 @@ static void iterative_deepening(SearchThread *t, int multipv, int shown)
             t->root_moves[i].prev_score = t->root_moves[i].score;
         memcpy(t->completed, t->root_moves, (size_t)multipv * sizeof(RootMove));
         t->completed_depth = depth;
+        atomic_store_explicit(&t->depth_done, depth, memory_order_relaxed);
         if (!t->is_main) { // a helper ends with the main thread, or at the depth limit
             if (atomic_load(t->helper_stop) || (t->limits.depth > 0 && depth >= t->limits.depth))
                 break;
@@ -834,6 +868,7 @@ static void start_helpers(SearchThread *t)
         h->out = t->out;
         h->out_ctx = t->out_ctx;
         h->is_main = false;
+        h->id = i;
         h->helper_stop = pool_stop_flag(t->pool);
     }
     pool_start_helpers(t->pool, helper_search);
@@ -911,6 +946,7 @@ static void choose_weaker(SearchThread *t, int lines, int spread)
 void search_run(SearchThread *t)
 {
     t->is_main = true;
+    t->id = 0;
     t->helper_stop = NULL;
     prepare_search(t);
     tt_new_search(t->tt); // once per search, not per thread
