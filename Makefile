@@ -40,9 +40,27 @@ $(MAGICS): tools/gen_magics.c src/magic.c include/magic.h include/bitboard.h inc
 	$(HOST_CC) -O2 $(STD) $(WARN) -Iinclude tools/gen_magics.c src/magic.c -o build/gen/gen_magics
 	build/gen/gen_magics > $@.tmp && mv $@.tmp $@
 
-$(EXE): $(SRC) $(wildcard include/*.h) $(MAGICS)
+# The network built into the engine (docs/NNUE.md): EVALFILE=/path/to/net (OpenBench's
+# variable), else nets/default.nnue when there is one, else none (the hand-written
+# evaluation is the default then). Each engine binary has its own generated array, rebuilt
+# when EVALFILE names another file or the file changes; tests and tools embed none.
+EVALFILE ?= $(firstword $(wildcard nets/default.nnue))
+NET_DIR  := build/net/$(subst /,_,$(EXE))
+NO_NET   := build/net/none/embedded_net.inc
+$(shell mkdir -p $(NET_DIR) && (echo '$(abspath $(EVALFILE))' | cmp -s - $(NET_DIR)/evalfile.txt \
+    || echo '$(abspath $(EVALFILE))' > $(NET_DIR)/evalfile.txt))
+build/gen/embed_net: tools/embed_net.c
+	@mkdir -p build/gen
+	$(HOST_CC) -O2 $(STD) $(WARN) $< -o $@
+$(NET_DIR)/embedded_net.inc: build/gen/embed_net $(NET_DIR)/evalfile.txt $(EVALFILE)
+	build/gen/embed_net $(EVALFILE) > $@.tmp && mv $@.tmp $@
+$(NO_NET): build/gen/embed_net
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
+	build/gen/embed_net > $@.tmp && mv $@.tmp $@
+
+$(EXE): $(SRC) $(wildcard include/*.h) $(MAGICS) $(NET_DIR)/embedded_net.inc
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I$(NET_DIR) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # Windows: a static outpost.exe cross-compiled with mingw-w64 (Debian package
 # gcc-mingw-w64-x86-64; its POSIX-threads compiler), portable x86-64-v2 code; build-time
@@ -91,9 +109,9 @@ valgrind:
 
 # Tests link the library sources (not main.c) with cmocka. The engine binary is built
 # too, since the UCI tests drive it through pipes.
-$(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(wildcard tests/fuzz/*)
+$(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(wildcard tests/fuzz/*) $(NO_NET)
 	@mkdir -p $(BUILD)/tests
-	$(CC) $(TEST_OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -Itests -Itools -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
+	$(CC) $(TEST_OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -I$(dir $(NO_NET)) -Itests -Itools -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
 
 # Tools (docs/TUNING.md, docs/NNUE.md): datagen plays self-play games for data, tune fits
 # the evaluation's weights to them. Both link the engine's own modules.
@@ -102,9 +120,9 @@ TOOLS := build/tools/datagen build/tools/tune build/tools/train build/tools/tbpr
 TOOL_EXTRA_train := tools/nnue_train.c
 tools: $(TOOLS)
 
-build/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS)
+build/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(NO_NET)
 	@mkdir -p build/tools
-	$(CC) $(ALL_CFLAGS) -Itools $< $(TOOL_EXTRA_$*) $(LIB_SRC) -o $@ $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -I$(dir $(NO_NET)) -Itools $< $(TOOL_EXTRA_$*) $(LIB_SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # The tools' test runs them.
 $(BUILD)/tests/test_tools: $(TOOLS)
@@ -112,9 +130,11 @@ $(BUILD)/tests/test_tools: $(TOOLS)
 deps:
 	@bash tests/check_deps.sh
 
-# The UCI and stress tests run with Threads 1, 2 and 4.
+# The UCI and stress tests run with Threads 1, 2 and 4; then an engine with a built-in
+# network (tests/embed_test.sh).
 test: deps $(EXE) $(TEST_BINS)
 	@OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)
+	@bash tests/embed_test.sh ./$(EXE)
 
 test-long: deps $(EXE) $(TEST_BINS)
 	@OUTPOST_LONG=1 OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)
@@ -131,9 +151,9 @@ perft-bench: $(EXE)
 FUZZ_TIME ?= 60
 FUZZ_CC   ?= clang
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(STD) $(WARN) \
-               -DOUTPOST_LIBFUZZER -Iinclude -Ibuild/gen -Itests/fuzz -pthread
+               -DOUTPOST_LIBFUZZER -Iinclude -Ibuild/gen -I$(dir $(NO_NET)) -Itests/fuzz -pthread
 
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS)
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h $(LIB_SRC) $(wildcard include/*.h) $(MAGICS) $(NO_NET)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c $(LIB_SRC) -o $@ -lm
 

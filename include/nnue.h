@@ -29,7 +29,14 @@ typedef struct {
 // returns false (a missing, truncated, altered or foreign file; a layer wider than
 // NNUE_MAX_HIDDEN).
 bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size);
+// The same from a network file's bytes; `name` is what err calls it.
+bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *name, char *err, size_t err_size);
 void nnue_free(Nnue *net);
+
+// Whether the build embedded a network (make EVALFILE=..., or nets/default.nnue), and
+// loading it (false, with the reason in err, if there is none or it is unusable).
+bool nnue_has_embedded(void);
+bool nnue_load_embedded(Nnue *net, char *err, size_t err_size);
 
 // The feature of a piece on a square seen by `view`: own pieces first, black's view
 // mirrored (the trainer's numbering).

@@ -22,7 +22,7 @@ static void discard(void *ctx, const char *line)
 
 // Prepares t for a fresh search of its position: cleared TT and history, no output. The
 // stop flag is the caller's: a stop that arrives between two searches must stay seen.
-static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl)
+static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl, const Nnue *net)
 {
     tt_clear(tt);
     search_clear(t);
@@ -34,6 +34,7 @@ static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl)
     t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
     t->out = discard;
     t->out_ctx = NULL;
+    t->nnue = net;
 }
 
 static SearchThread *alloc_search(TT *tt, size_t hash_mb)
@@ -47,7 +48,7 @@ static SearchThread *alloc_search(TT *tt, size_t hash_mb)
     return t;
 }
 
-uint64_t bench_run(int depth, size_t hash_mb, OutputFn out, void *ctx, SearchControl *ctl)
+uint64_t bench_run(int depth, size_t hash_mb, const Nnue *net, OutputFn out, void *ctx, SearchControl *ctl)
 {
     TT tt = {0};
     SearchControl own;
@@ -72,7 +73,7 @@ uint64_t bench_run(int depth, size_t hash_mb, OutputFn out, void *ctx, SearchCon
             out(ctx, line);
             continue;
         }
-        fresh_search(t, &tt, ctl);
+        fresh_search(t, &tt, ctl, net);
         t->limits.depth = depth;
         search_run(t);
         nodes += t->nodes;
@@ -116,7 +117,7 @@ static int epd_moves(const Position *pos, const char *ops, const char *op, Move 
     return n;
 }
 
-int bench_epd(const char *path, int ms, size_t hash_mb, FILE *out)
+int bench_epd(const char *path, int ms, size_t hash_mb, const Nnue *net, FILE *out)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -151,7 +152,7 @@ int bench_epd(const char *path, int ms, size_t hash_mb, FILE *out)
         int nbm = epd_moves(&t->pos, ops, "bm", bm, 16), nam = epd_moves(&t->pos, ops, "am", am, 16);
         if (nbm + nam == 0)
             continue;
-        fresh_search(t, &tt, &ctl);
+        fresh_search(t, &tt, &ctl, net);
         t->limits.movetime = ms;
         t->opts.move_overhead = 0;
         search_run(t);

@@ -7,6 +7,7 @@
 
 #include "attacks.h"
 #include "bench.h"
+#include "nnue.h"
 #include "perft.h"
 #include "position.h"
 #include "psqt.h"
@@ -25,19 +26,26 @@ int main(int argc, char **argv)
     attacks_init();
     zobrist_init();
     psqt_init();
+    // The default evaluation: the built-in network if there is one.
+    static Nnue net;
+    char err[256];
+    const Nnue *eval_net = nnue_has_embedded() && nnue_load_embedded(&net, err, sizeof err) ? &net : NULL;
     if (argc >= 2 && !strcmp(argv[1], "bench")) {
         int depth = argc >= 3 ? atoi(argv[2]) : BENCH_DEFAULT_DEPTH;
-        bench_run(depth > 0 && depth < 64 ? depth : BENCH_DEFAULT_DEPTH, 16, print_line, NULL, NULL);
+        bench_run(depth > 0 && depth < 64 ? depth : BENCH_DEFAULT_DEPTH, 16, eval_net, print_line, NULL, NULL);
+        nnue_free(&net);
         return 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "epd")) {
         int ms = argc >= 4 ? atoi(argv[3]) : 1000;
-        bench_epd(argv[2], ms > 0 ? ms : 1000, 64, stdout);
+        bench_epd(argv[2], ms > 0 ? ms : 1000, 64, eval_net, stdout);
+        nnue_free(&net);
         return 0;
     }
+    nnue_free(&net);
     if (argc >= 3 && !strcmp(argv[1], "perft")) {
         static Position pos;
-        char err[128], *end;
+        char *end;
         const char *fen = argc >= 4 ? argv[3] : START_FEN;
         if (!pos_set_fen(&pos, fen, false, err, sizeof err)) {
             printf("info string invalid FEN: %s\n", err);

@@ -18,6 +18,45 @@ static uint32_t fnv1a(const uint8_t *p, size_t n, uint32_t h)
 
 static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
+bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *name, char *err, size_t err_size)
+{
+    uint32_t w[HEADER_WORDS];
+    bool ok = size >= HEADER_WORDS * 4;
+    for (int i = 0; i < HEADER_WORDS; i++)
+        w[i] = ok ? le32(data + 4 * i) : 0;
+    if (!ok || w[0] != NET_MAGIC || w[1] != NET_VERSION || w[2] != NNUE_INPUTS || w[3] < 1 || w[4] != ACT_SCRELU
+        || w[5] != NNUE_QA || w[6] != NNUE_QB || w[7] != NNUE_SCALE) {
+        snprintf(err, err_size, "'%s' is not an Outpost (768 -> H) x 2 -> 1 SCReLU network", name);
+        return false;
+    }
+    if (w[3] > NNUE_MAX_HIDDEN) {
+        snprintf(err, err_size, "'%s' has %u hidden neurons; at most %d are supported", name, w[3], NNUE_MAX_HIDDEN);
+        return false;
+    }
+    int h = (int)w[3];
+    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + 3 * (size_t)h, bytes = n16 * 2 + 4;
+    const uint8_t *raw = data + HEADER_WORDS * 4;
+    if (size - HEADER_WORDS * 4 != bytes || fnv1a(raw, bytes, 2166136261u) != w[8]) {
+        snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", name);
+        return false;
+    }
+    int16_t *w16 = malloc(n16 * sizeof *w16);
+    if (!w16) {
+        snprintf(err, err_size, "no memory for network '%s'", name);
+        return false;
+    }
+    for (size_t i = 0; i < n16; i++)
+        w16[i] = (int16_t)(uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+    nnue_free(net);
+    net->hidden = h;
+    net->memory = w16;
+    net->ft_w = w16;
+    net->ft_b = w16 + (size_t)NNUE_INPUTS * (size_t)h;
+    net->out_w = net->ft_b + h;
+    net->out_b = (int32_t)le32(raw + n16 * 2);
+    return true;
+}
+
 bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size)
 {
     FILE *f = fopen(path, "rb");
@@ -25,48 +64,32 @@ bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size)
         snprintf(err, err_size, "cannot open network '%s'", path);
         return false;
     }
-    uint8_t head[HEADER_WORDS * 4];
-    uint32_t w[HEADER_WORDS];
-    bool ok = fread(head, sizeof head, 1, f) == 1;
-    for (int i = 0; i < HEADER_WORDS; i++)
-        w[i] = ok ? le32(head + 4 * i) : 0;
-    if (!ok || w[0] != NET_MAGIC || w[1] != NET_VERSION || w[2] != NNUE_INPUTS || w[3] < 1 || w[4] != ACT_SCRELU
-        || w[5] != NNUE_QA || w[6] != NNUE_QB || w[7] != NNUE_SCALE) {
-        snprintf(err, err_size, "'%s' is not an Outpost (768 -> H) x 2 -> 1 SCReLU network", path);
+    // The largest network supported, its header and one byte more (to see a longer file).
+    size_t cap = HEADER_WORDS * 4 + ((size_t)NNUE_INPUTS * NNUE_MAX_HIDDEN + 3 * NNUE_MAX_HIDDEN) * 2 + 4 + 1;
+    uint8_t *data = malloc(cap);
+    if (!data) {
         fclose(f);
+        snprintf(err, err_size, "no memory for network '%s'", path);
         return false;
     }
-    if (w[3] > NNUE_MAX_HIDDEN) {
-        snprintf(err, err_size, "'%s' has %u hidden neurons; at most %d are supported", path, w[3], NNUE_MAX_HIDDEN);
-        fclose(f);
-        return false;
-    }
-    int h = (int)w[3];
-    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + 3 * (size_t)h, bytes = n16 * 2 + 4;
-    uint8_t *raw = malloc(bytes);
-    int16_t *w16 = malloc(n16 * sizeof *w16);
-    ok = raw && w16 && fread(raw, bytes, 1, f) == 1 && fgetc(f) == EOF;
+    size_t size = fread(data, 1, cap, f);
     fclose(f);
-    if (ok && fnv1a(raw, bytes, 2166136261u) != w[8])
-        ok = false;
-    if (!ok) {
-        snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", path);
-        free(raw);
-        free(w16);
+    bool ok = nnue_load_memory(net, data, size, path, err, err_size);
+    free(data);
+    return ok;
+}
+
+#include "embedded_net.inc" // EMBEDDED_NET, EMBEDDED_NET_SIZE (tools/embed_net.c)
+
+bool nnue_has_embedded(void) { return EMBEDDED_NET_SIZE > 0; }
+
+bool nnue_load_embedded(Nnue *net, char *err, size_t err_size)
+{
+    if (!nnue_has_embedded()) {
+        snprintf(err, err_size, "no network is built in (make EVALFILE=/path/to/net)");
         return false;
     }
-    for (size_t i = 0; i < n16; i++)
-        w16[i] = (int16_t)(uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
-    int32_t out_b = (int32_t)le32(raw + n16 * 2);
-    free(raw);
-    nnue_free(net);
-    net->hidden = h;
-    net->memory = w16;
-    net->ft_w = w16;
-    net->ft_b = w16 + (size_t)NNUE_INPUTS * (size_t)h;
-    net->out_w = net->ft_b + h;
-    net->out_b = out_b;
-    return true;
+    return nnue_load_memory(net, EMBEDDED_NET, EMBEDDED_NET_SIZE, "<embedded>", err, err_size);
 }
 
 void nnue_free(Nnue *net)

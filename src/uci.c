@@ -142,7 +142,7 @@ static void run_job(Engine *e)
         perft_divide(&main_thread(e)->pos, e->job_depth, write_line, e, &e->ctl.stop);
         break;
     case JOB_BENCH:
-        bench_run(e->job_depth, bench_hash_mb(e), write_line, e, &e->ctl);
+        bench_run(e->job_depth, bench_hash_mb(e), e->use_nnue && e->net.memory ? &e->net : NULL, write_line, e, &e->ctl);
         break;
     }
 }
@@ -300,8 +300,9 @@ static void cmd_uci(Engine *e)
     say(e, "option name Clear Hash type button");
     say(e, "option name UCI_Chess960 type check default false");
     say(e, "option name UCI_ShowWDL type check default false");
-    say(e, "option name EvalFile type string default <empty>");
-    say(e, "option name Use NNUE type check default false");
+    // With a built-in network it is the default evaluation.
+    say(e, "option name EvalFile type string default %s", nnue_has_embedded() ? "<embedded>" : "<empty>");
+    say(e, "option name Use NNUE type check default %s", nnue_has_embedded() ? "true" : "false");
     say(e, "option name UCI_LimitStrength type check default false");
     say(e, "option name UCI_Elo type spin default 1500 min %d max %d", STRENGTH_MIN_ELO, STRENGTH_MAX_ELO);
     say(e, "option name OwnBook type check default false");
@@ -424,7 +425,8 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
         }
         char err[512];
         Nnue loaded = {0};
-        if (!nnue_load(&loaded, raw, err, sizeof err)) {
+        bool embedded = !strcmp(raw, "<embedded>");
+        if (embedded ? !nnue_load_embedded(&loaded, err, sizeof err) : !nnue_load(&loaded, raw, err, sizeof err)) {
             say(e, "info string %s; the current network stays", err);
             return;
         }
@@ -818,6 +820,12 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
         return 1;
     }
     e->rng = (uint64_t)tm_now() ^ (uint64_t)(uintptr_t)e;
+    if (nnue_has_embedded()) { // the built-in network is the default evaluation
+        char net_err[256];
+        e->use_nnue = nnue_load_embedded(&e->net, net_err, sizeof net_err);
+        if (!e->use_nnue)
+            fprintf(out, "info string %s; the hand-written evaluation is used\n", net_err);
+    }
     char err[64];
     pos_set_fen(&e->pos, START_FEN, false, err, sizeof err);
 

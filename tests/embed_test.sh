@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A network built into the engine (make EVALFILE=...): an engine built with
+# tests/data/nnue_tiny.nnue must offer it as the default (EvalFile <embedded>, Use NNUE
+# true), search with it exactly as the plain engine does with the same file loaded through
+# EvalFile, and still give the hand-written evaluation's bench with Use NNUE false.
+# Usage: tests/embed_test.sh PLAIN_OUTPOST   (make test)
+set -u
+cd "$(dirname "$0")/.."
+PLAIN=${1:?usage: tests/embed_test.sh PLAIN_OUTPOST}
+EMBED=build/embed/outpost
+make -s EXE=$EMBED EVALFILE=tests/data/nnue_tiny.nnue $EMBED || { echo "embed test FAILED: cannot build $EMBED"; exit 1; }
+fail=0
+check() { # what, then the command's status
+    if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi
+}
+nodes() { grep -E '^[0-9]+ nodes' | cut -d' ' -f1; }
+out=$(printf 'uci\nquit\n' | $EMBED)
+grep -q '^option name EvalFile type string default <embedded>$' <<<"$out" &&
+    grep -q '^option name Use NNUE type check default true$' <<<"$out"
+check "the built-in network is the default" $?
+embedded=$($EMBED bench 6 | nodes)
+loaded=$(printf 'setoption name EvalFile value tests/data/nnue_tiny.nnue\nsetoption name Use NNUE value true\nbench 6\n' |
+    $PLAIN | nodes)
+hce=$($PLAIN bench 6 | nodes)
+hce_embed=$(printf 'setoption name Use NNUE value false\nbench 6\n' | $EMBED | nodes)
+[ -n "$embedded" ] && [ "$embedded" = "$loaded" ] && [ "$embedded" != "$hce" ]
+check "bench 6 with the built-in network $embedded = with EvalFile $loaded (hand-written: $hce)" $?
+[ -n "$hce" ] && [ "$hce_embed" = "$hce" ]
+check "Use NNUE false gives the hand-written bench $hce_embed" $?
+out=$(printf 'setoption name EvalFile value <embedded>\nquit\n' | $PLAIN)
+grep -q "no network is built in" <<<"$out"
+check "EvalFile <embedded> without a built-in network is refused" $?
+[ $fail = 0 ] && echo "embed test passed" || echo "embed test FAILED"
+exit $fail
