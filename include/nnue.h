@@ -22,6 +22,7 @@ typedef struct {
     int16_t *ft_b;  // [hidden]
     int16_t *out_w; // [2 * hidden]: the side to move's half first
     int32_t out_b;
+    bool small_out; // every output weight within +-127: the SIMD output layer's bound
     void *memory;   // what nnue_free releases
 } Nnue;
 
