@@ -5,6 +5,8 @@
 # Usage: bench/soak.sh [games] [tc] [name]   (defaults: 1000 games, 1+0.01, soak)
 #   OPPONENT=gnuchess|stockfish|glaurung|toga2|ethereal   (default stockfish, limited to
 #   UCI_Elo=$ELO, default 2000)
+#   THREADS=N: Outpost's Threads (default 1); CONCURRENCY=N games at once (default 2; with
+#   THREADS=2 use 1, so that each engine has the cores it asks for)
 # Writes runs/<name>.pgn.gz and runs/<name>.txt (the summary and fault counts); fastchess's
 # whole output (every game and warning) goes to build/<name>.full.txt.
 set -eu
@@ -29,9 +31,11 @@ mkdir -p runs
 mkdir -p build
 pgn=build/$NAME.pgn full=build/$NAME.full.txt txt=runs/$NAME.txt
 rm -f "$pgn"
-echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD) games $GAMES tc $TC vs ${opp[1]#name=}" | tee "$txt"
-fastchess -engine cmd=./outpost name=Outpost -engine "${opp[@]}" \
-    -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \
+THREADS=${THREADS:-1}
+CONCURRENCY=${CONCURRENCY:-2}
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) commit $(git rev-parse --short HEAD) games $GAMES tc $TC vs ${opp[1]#name=}, Threads $THREADS, concurrency $CONCURRENCY" | tee "$txt"
+fastchess -engine cmd=./outpost name=Outpost option.Threads="$THREADS" -engine "${opp[@]}" \
+    -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency "$CONCURRENCY" \
     -openings file=tests/data/openings.epd format=epd order=random -recover \
     -pgnout file="$pgn" 2>&1 | tee "$full" | grep --line-buffered -E '^Finished game' | awk 'NR % 50 == 0' || true
 rm -f config.json
