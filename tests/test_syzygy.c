@@ -3,7 +3,11 @@
 // (tests/data/oracle.syzygy.epd: 1,000 positions, WDL and DTZ from python-chess's
 // prober): those whose tables are in tests/data/syzygy (a small set) always, all of them
 // against every 3-4 piece table in ../shared/data/syzygy (skipped, and named, where that
-// is missing). Also: SyzygyPath parsing, missing and corrupt files, and the root ranking.
+// is missing). Also: SyzygyPath parsing, missing and corrupt files, the root ranking, the
+// options through UCI, and play that must keep every win.
+// tests/data/syzygy holds 12 of the public Syzygy tables (200 KB), copied unchanged from
+// ../shared/data/syzygy (python-chess's repository, data/syzygy/regular; SOURCES.md there);
+// tests/data/oracle.syzygy.epd is ../shared/data/oracle.syzygy.epd.
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
