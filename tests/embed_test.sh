@@ -2,13 +2,17 @@
 # A network built into the engine (make EVALFILE=...): an engine built with
 # tests/data/nnue_tiny.nnue must offer it as the default (EvalFile <embedded>, Use NNUE
 # true), search with it exactly as the plain engine does with the same file loaded through
-# EvalFile, and still give the hand-written evaluation's bench with Use NNUE false.
+# EvalFile, and still give the hand-written evaluation's bench with Use NNUE false. A
+# portable build of it (x86-64-v2: no AVX2) must give the same bench: the SIMD paths
+# compute the scalar code's integers.
 # Usage: tests/embed_test.sh PLAIN_OUTPOST   (make test)
 set -u
 cd "$(dirname "$0")/.."
 PLAIN=${1:?usage: tests/embed_test.sh PLAIN_OUTPOST}
-EMBED=build/embed/outpost
-make -s EXE=$EMBED EVALFILE=tests/data/nnue_tiny.nnue $EMBED || { echo "embed test FAILED: cannot build $EMBED"; exit 1; }
+EMBED=build/embed/outpost PORTABLE=build/embed-v2/outpost
+make -s EXE=$EMBED EVALFILE=tests/data/nnue_tiny.nnue $EMBED &&
+    make -s EXE=$PORTABLE ARCH=x86-64-v2 EVALFILE=tests/data/nnue_tiny.nnue $PORTABLE ||
+    { echo "embed test FAILED: cannot build $EMBED or $PORTABLE"; exit 1; }
 fail=0
 check() { # what, then the command's status
     if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi
@@ -27,6 +31,9 @@ hce_embed=$(printf 'setoption name Use NNUE value false\nbench 6\n' | $EMBED | n
 check "bench 6 with the built-in network $embedded = with EvalFile $loaded (hand-written: $hce)" $?
 [ -n "$hce" ] && [ "$hce_embed" = "$hce" ]
 check "Use NNUE false gives the hand-written bench $hce_embed" $?
+portable=$($PORTABLE bench 6 | nodes)
+[ -n "$embedded" ] && [ "$portable" = "$embedded" ]
+check "the portable build's bench $portable equals the native build's" $?
 out=$(printf 'setoption name EvalFile value <embedded>\nquit\n' | $PLAIN)
 grep -q "no network is built in" <<<"$out"
 check "EvalFile <embedded> without a built-in network is refused" $?
