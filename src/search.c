@@ -639,7 +639,7 @@ static void rank_root_by_tables(SearchThread *t)
 {
     t->root_in_tb = false;
     t->tb_limit = t->opts.tb && t->opts.tb_limit > 0 ? t->opts.tb_limit : 0;
-    if (!t->tb_limit || pos_state(&t->pos)->castling || popcount(pos_occupied(&t->pos)) > t->tb_limit)
+    if (!t->tb_limit || t->n_root == 0 || pos_state(&t->pos)->castling || popcount(pos_occupied(&t->pos)) > t->tb_limit)
         return;
     Move moves[MAX_MOVES];
     int rank[MAX_MOVES];
