@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 OPP=${1:?usage: bench/gauntlet.sh OPPONENT [games] [tc]}
 GAMES=${2:-100}
 TC=${3:-10+0.1}
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+. bench/lib.sh
+require_fastchess
 case $OPP in
 gnuchess) opp=(cmd=gnuchessu name=GNUChess-6.2.7) ;;
 glaurung) opp=(cmd=glaurung name=Glaurung-2.2 option.Threads=1) ;;
@@ -27,12 +28,7 @@ esac
 command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: apt-get install the engine's package (see README)" >&2; exit 1; }
 mine=()
 [ -n "${OUTPOST_ELO:-}" ] && mine=(option.UCI_LimitStrength=true "option.UCI_Elo=$OUTPOST_ELO")
-make -s
-# Play a copy, so that rebuilding the working tree during a long run changes nothing.
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp outpost "$work/outpost"
-commit=$(bench/engine_rev.sh)
+prepare_engine
 mkdir -p runs/gauntlet
 out=runs/gauntlet/$(date -u +%Y%m%d-%H%M)-$OPP-$commit${OUTPOST_ELO:+-elo$OUTPOST_ELO}
 # Kills the processes of group $1 whose parent is gone. GNU Chess's UCI adapter can die on

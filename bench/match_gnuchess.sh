@@ -8,7 +8,8 @@ export PATH="$PATH:/usr/games" # Debian installs the engines there
 cd "$(dirname "$0")/.."
 GAMES=${1:-20}
 TC=${2:-10+0.1}
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+. bench/lib.sh
+require_fastchess
 GNU=$(command -v gnuchessu || true)
 [ -n "$GNU" ] || { echo "gnuchessu not found: sudo apt-get install gnuchess" >&2; exit 1; }
 make -s

@@ -13,12 +13,9 @@ ELO0=${2:-0}
 ELO1=${3:-40}
 TC=${4:-10+0.1}
 MAX=${5:-1000}
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
-make -s
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp outpost "$work/outpost"
-commit=$(bench/engine_rev.sh)
+. bench/lib.sh
+require_fastchess
+prepare_engine
 mkdir -p runs/smp
 out=runs/smp/$(date -u +%Y%m%d-%H%M)-$commit-t$THREADS
 {

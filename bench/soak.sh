@@ -16,7 +16,8 @@ GAMES=${1:-1000}
 TC=${2:-1+0.01}
 NAME=${3:-soak}
 OPPONENT=${OPPONENT:-stockfish}
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+. bench/lib.sh
+require_fastchess
 case $OPPONENT in
 stockfish) opp=(cmd=stockfish "name=Stockfish-${ELO:-2000}" option.UCI_LimitStrength=true "option.UCI_Elo=${ELO:-2000}" option.Threads=1) ;;
 gnuchess) opp=(cmd=gnuchessu name=GNUChess) ;;

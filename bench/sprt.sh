@@ -180,7 +180,8 @@ if [ "${1:-}" = "--pairs" ]; then
     exit 0
 fi
 
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+. bench/lib.sh
+require_fastchess
 if [ "${1:-}" = "--resume" ]; then
     name=${2:?usage: bench/sprt.sh --resume NAME [max_games]}
     new_max=${3:-}

@@ -14,14 +14,11 @@ cd "$(dirname "$0")/.."
 TB=${1:?usage: bench/syzygy_match.sh TABLES_DIR [games] [tc]}
 GAMES=${2:-100}
 TC=${3:-8+0.08}
-command -v fastchess >/dev/null || { echo "fastchess not found in PATH (build it from github.com/Disservin/fastchess)" >&2; exit 1; }
+. bench/lib.sh
+require_fastchess
 [ -d "$TB" ] || { echo "no directory $TB" >&2; exit 1; }
 TB=$(cd "$TB" && pwd)
-make -s
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cp outpost "$work/outpost"
-commit=$(bench/engine_rev.sh)
+prepare_engine
 mkdir -p runs/syzygy
 out=runs/syzygy/$(date -u +%Y%m%d-%H%M)-$commit
 {

@@ -106,8 +106,10 @@ Bitboard pos_blockers(const Position *pos, int king_color);
 
 // Draw rules. pos_is_repetition: the position occurred before since the last
 // irreversible move, counting a repeat after `root_dist` plies from the search root (or
-// two before it) as a draw.
+// two before it) as a draw. pos_has_repeated: some position since the last irreversible
+// move occurred twice (the game's history holds a repetition).
 bool pos_is_repetition(const Position *pos, int root_dist);
+bool pos_has_repeated(const Position *pos);
 bool pos_is_fifty_move_draw(const Position *pos);
 bool pos_is_insufficient_material(const Position *pos);
 

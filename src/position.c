@@ -489,19 +489,40 @@ bool pos_trim_history(Position *pos)
 
 /* ---------------------------------------------------------------- draws */
 
-bool pos_is_repetition(const Position *pos, int root_dist)
+// Plies back to the last irreversible move or null move (no earlier position can recur).
+static int reversible_plies(const Position *pos)
 {
     const StateInfo *st = pos_state(pos);
     int end = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
-    if (end > pos->st_index)
-        end = pos->st_index;
-    int count = 0;
-    for (int i = 4; i <= end; i += 2) {
-        if (pos->states[pos->st_index - i].key == st->key) {
-            if (i < root_dist || ++count >= 2)
-                return true;
-        }
-    }
+    return end < pos->st_index ? end : pos->st_index;
+}
+
+// The first distance i >= from (stepping by two, up to end) at which the position `back`
+// plies ago occurred before it, counted from now; 0 if none.
+static int earlier_occurrence(const Position *pos, int back, int from, int end)
+{
+    Key key = pos_state_back(pos, back)->key;
+    for (int i = from; i <= end; i += 2)
+        if (pos_state_back(pos, i)->key == key)
+            return i;
+    return 0;
+}
+
+bool pos_is_repetition(const Position *pos, int root_dist)
+{
+    int end = reversible_plies(pos), count = 0;
+    for (int i = earlier_occurrence(pos, 0, 4, end); i; i = earlier_occurrence(pos, 0, i + 2, end))
+        if (i < root_dist || ++count >= 2)
+            return true;
+    return false;
+}
+
+bool pos_has_repeated(const Position *pos)
+{
+    int end = reversible_plies(pos);
+    for (int back = 0; back + 4 <= end; back++)
+        if (earlier_occurrence(pos, back, back + 4, end))
+            return true;
     return false;
 }
 

@@ -64,6 +64,12 @@ static uint64_t total_nodes(const SearchThread *t)
     return sum;
 }
 
+// Counts tablebase probes; only this thread writes its counter, so no atomic increment.
+static void add_tbhits(SearchThread *t, uint64_t n)
+{
+    atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + n, memory_order_relaxed);
+}
+
 // Tablebase hits of every thread of the search.
 static uint64_t total_tbhits(const SearchThread *t)
 {
@@ -331,8 +337,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     if (t->tb_limit && !excluded && tb_applies(t, pos, depth)) {
         int wdl;
         if (tb_probe_wdl(t->opts.tb, pos, &wdl)) {
-            atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + 1,
-                                  memory_order_relaxed);
+            add_tbhits(t, 1);
             int draw = t->opts.tb_rule50 ? 1 : 0; // cursed wins are draws under the rule
             Score s = wdl < -draw ? -SCORE_TB_WIN + ply : wdl > draw ? SCORE_TB_WIN - ply : 2 * wdl * draw;
             int bound = wdl < -draw ? BOUND_UPPER : wdl > draw ? BOUND_LOWER : BOUND_EXACT;
@@ -659,8 +664,7 @@ static void rank_root_by_tables(SearchThread *t)
             t->root_moves[kept++].tb_score = score[i];
         }
     }
-    atomic_store_explicit(&t->tbhits, atomic_load_explicit(&t->tbhits, memory_order_relaxed) + (uint64_t)t->n_root,
-                          memory_order_relaxed);
+    add_tbhits(t, (uint64_t)t->n_root);
     t->n_root = kept;
     t->root_in_tb = true;
     if (dtz)
@@ -845,7 +849,6 @@ static void iterative_deepening(SearchThread *t, int multipv, int shown)
 static void helper_search(SearchThread *h)
 {
     prepare_search(h);
-    setup_root(h);
     if (h->n_root)
         iterative_deepening(h, 1, 1);
 }
@@ -870,6 +873,11 @@ static void start_helpers(SearchThread *t)
         h->is_main = false;
         h->id = i;
         h->helper_stop = pool_stop_flag(t->pool);
+        // The main thread's root moves, already filtered and ranked by the tablebases.
+        h->n_root = t->n_root;
+        memcpy(h->root_moves, t->root_moves, (size_t)t->n_root * sizeof(RootMove));
+        h->root_in_tb = t->root_in_tb;
+        h->tb_limit = t->tb_limit;
     }
     pool_start_helpers(t->pool, helper_search);
 }

@@ -224,30 +224,26 @@ static void insert_key(Syzygy *tb, Key key, int index)
     tb->slot_key[i] = key;
 }
 
-static bool file_exists(const char *dir, const char *name, const char *ext)
-{
-    char path[4096];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s%s", dir, name, ext) >= sizeof path)
-        return false;
-    FILE *f = fopen(path, "rb");
-    if (f)
-        fclose(f);
-    return f != NULL;
-}
-
 #ifdef _WIN32
 static const char PATH_SEP = ';';
 #else
 static const char PATH_SEP = ':';
 #endif
 
-// The directory of path (tb->path, separators replaced by NULs) holding name + ext.
-static const char *dir_of(const Syzygy *tb, const char *name, const char *ext)
+// Writes to path the file name + ext in the first directory of tb->path (separators
+// replaced by NULs) that holds it; false if none does.
+static bool find_table(const Syzygy *tb, const char *name, const char *ext, char *path, size_t size)
 {
-    for (const char *d = tb->path; d < tb->path + tb->path_len; d += strlen(d) + 1)
-        if (*d && file_exists(d, name, ext))
-            return d;
-    return NULL;
+    for (const char *d = tb->path; d < tb->path + tb->path_len; d += strlen(d) + 1) {
+        if (!*d || (size_t)snprintf(path, size, "%s/%s%s", d, name, ext) >= size)
+            continue;
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fclose(f);
+            return true;
+        }
+    }
+    return false;
 }
 
 // Registers the table named by the two sides' pieces (types, strongest first), if a
@@ -269,7 +265,9 @@ static void add_table(Syzygy *tb, const int *white, int nw, const int *black, in
     }
     *p = '\0';
     count[WHITE][KING] = count[BLACK][KING] = 1;
-    bool found[2] = {dir_of(tb, name, TB_EXT[0]) != NULL, dir_of(tb, name, TB_EXT[1]) != NULL};
+    char path[4096];
+    bool found[2] = {find_table(tb, name, TB_EXT[0], path, sizeof path),
+                     find_table(tb, name, TB_EXT[1], path, sizeof path)};
     if (!found[0] && !found[1])
         return;
     if (tb->n_entries == tb->cap) {
@@ -690,9 +688,8 @@ static bool ensure_loaded(Syzygy *tb, TbEntry *e, int type)
     state = atomic_load_explicit(&tf->state, memory_order_relaxed);
     if (!state) {
         char path[4096], line[4400];
-        const char *dir = e->found[type] ? dir_of(tb, e->name, TB_EXT[type]) : NULL;
         bool ok = false;
-        if (dir && (size_t)snprintf(path, sizeof path, "%s/%s%s", dir, e->name, TB_EXT[type]) < sizeof path
+        if (e->found[type] && find_table(tb, e->name, TB_EXT[type], path, sizeof path)
             && platform_map_file(path, &tf->file)) {
             ok = read_table(e, tf, type);
             if (!ok) {
@@ -1077,27 +1074,11 @@ bool tb_probe_dtz(Syzygy *tb, Position *pos, int *dtz)
     return status != ST_FAIL;
 }
 
-// True if a position since the last zeroing move occurred twice.
-static bool has_repeated(const Position *pos)
-{
-    const StateInfo *st = pos_state(pos);
-    int end = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
-    if (end > pos->st_index)
-        end = pos->st_index;
-    for (int back = 0; back + 4 <= end; back++) {
-        Key k = pos_state_back(pos, back)->key;
-        for (int i = back + 4; i <= end; i += 2)
-            if (pos_state_back(pos, i)->key == k)
-                return true;
-    }
-    return false;
-}
-
 bool tb_rank_root_moves(Syzygy *tb, Position *pos, const Move *moves, int n, bool dtz, bool rule50,
                         int *rank, Score *score)
 {
     int cnt50 = pos_state(pos)->rule50;
-    bool rep = has_repeated(pos);
+    bool rep = pos_has_repeated(pos);
     int bound = rule50 ? MAX_DTZ - 100 : 1;
     for (int i = 0; i < n; i++) {
         int status = ST_OK, v;
