@@ -14,6 +14,7 @@ enum { STRENGTH_MIN_ELO = 1320, STRENGTH_MAX_ELO = 2300, STRENGTH_LINES = 4 };
 typedef struct {
     uint64_t nodes; // node budget per move
     int spread;     // centipawns below the best that a move may still be chosen
+    int lines;      // root moves searched to choose from (at most STRENGTH_LINES)
 } StrengthPlan;
 
 // The plan for a level (clamped to STRENGTH_MIN_ELO..STRENGTH_MAX_ELO).

@@ -965,12 +965,12 @@ void search_run(SearchThread *t)
         int shown = t->opts.multipv < t->n_root ? t->opts.multipv : t->n_root;
         shown = shown < 1 ? 1 : shown;
         int lines = shown;
-        StrengthPlan plan = {0, 0};
+        StrengthPlan plan = {0, 0, 1};
         if (t->opts.limit_elo) { // a smaller budget, and the best few moves to choose from
             plan = strength_plan(t->opts.limit_elo);
             if (!t->limits.nodes || t->limits.nodes > plan.nodes)
                 t->limits.nodes = plan.nodes;
-            lines = shown > STRENGTH_LINES ? shown : STRENGTH_LINES < t->n_root ? STRENGTH_LINES : t->n_root;
+            lines = shown > plan.lines ? shown : plan.lines < t->n_root ? plan.lines : t->n_root;
         }
         bool helpers = multi_threaded(t);
         if (helpers)

@@ -308,10 +308,16 @@ static void test_strength(void **state)
     (void)state;
     StrengthPlan lo = strength_plan(STRENGTH_MIN_ELO), hi = strength_plan(STRENGTH_MAX_ELO);
     assert_true(lo.nodes >= 100 && lo.nodes < hi.nodes && lo.spread > hi.spread && hi.spread == 0);
+    assert_true(lo.lines == STRENGTH_LINES && hi.lines == 1);
     for (int elo = STRENGTH_MIN_ELO; elo < STRENGTH_MAX_ELO; elo += 10) {
         StrengthPlan a = strength_plan(elo), b = strength_plan(elo + 10);
-        assert_true(a.nodes <= b.nodes && a.spread >= b.spread);
+        assert_true(a.nodes <= b.nodes && a.spread >= b.spread && a.lines >= b.lines);
+        assert_true(a.lines >= 1 && a.lines <= STRENGTH_LINES && (a.lines > 1) == (a.spread > 0));
     }
+    // The levels calibrated before the lines narrowed keep their plans (docs/STRENGTH.md).
+    assert_true(strength_plan(1500).nodes == 10809 && strength_plan(1500).spread == 84);
+    assert_true(strength_plan(1800).nodes == 51063 && strength_plan(1800).spread == 50);
+    assert_true(strength_plan(1800).lines == STRENGTH_LINES);
     assert_int_equal(strength_plan(100).nodes, lo.nodes); // clamped
     Score scores[3] = {30, 20, -170};
     int seen[3] = {0, 0, 0};
