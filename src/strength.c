@@ -26,9 +26,9 @@ StrengthPlan strength_plan(int elo)
     // A level L sets the plan: the budget doubles every 100 points (about 16,000 nodes at
     // L = 1800, 520,000 at 2300, a full search at 10+0.1 on this machine) and the spread
     // shrinks linearly from 1.5 pawns at L = 1320 to nothing at 2300. The search looks at
-    // four lines while the spread is half a pawn or more, then three down to a quarter, two above zero, and one
-    // (the full-strength search within the budget) at no spread: a small spread only ever
-    // chooses among the best two or three, and every extra line costs depth.
+    // four lines while the spread is half a pawn or more, three down to a quarter, two
+    // above zero and one (the full-strength search within the budget) at none: a small
+    // spread only ever chooses among the best two or three, and every line costs depth.
     int level = level_of(elo);
     level = level > STRENGTH_MAX_ELO ? STRENGTH_MAX_ELO : level;
     StrengthPlan p;
