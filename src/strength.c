@@ -29,8 +29,7 @@ StrengthPlan strength_plan(int elo)
     // four lines while the spread is half a pawn or more, three down to a quarter, two
     // above zero and one (the full-strength search within the budget) at none: a small
     // spread only ever chooses among the best two or three, and every line costs depth.
-    int level = level_of(elo);
-    level = level > STRENGTH_MAX_ELO ? STRENGTH_MAX_ELO : level;
+    int level = level_of(elo); // at most STRENGTH_MAX_ELO: level_of(2300) = 2300
     StrengthPlan p;
     p.nodes = (uint64_t)(64.0 * pow(2.0, (level - 1000) / 100.0));
     p.spread = (STRENGTH_MAX_ELO - level) * 3 / 20;

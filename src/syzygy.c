@@ -78,7 +78,7 @@ typedef struct {
     bool has_pawns;
     bool unique;    // some side has a lone piece other than its king
     int pawns[2];   // pawns of the leading colour, then of the other
-    bool found[2];  // .rtbw and .rtbz present
+    int dir[2];     // offset in Syzygy.path of the directory holding .rtbw, .rtbz; -1 none
     TbFile file[2];
 } TbEntry;
 
@@ -230,20 +230,21 @@ static const char PATH_SEP = ';';
 static const char PATH_SEP = ':';
 #endif
 
-// Writes to path the file name + ext in the first directory of tb->path (separators
-// replaced by NULs) that holds it; false if none does.
-static bool find_table(const Syzygy *tb, const char *name, const char *ext, char *path, size_t size)
+// The offset in tb->path (separators replaced by NULs) of the first directory that holds
+// the file name + ext; -1 if none does.
+static int find_table(const Syzygy *tb, const char *name, const char *ext)
 {
+    char path[4096];
     for (const char *d = tb->path; d < tb->path + tb->path_len; d += strlen(d) + 1) {
-        if (!*d || (size_t)snprintf(path, size, "%s/%s%s", d, name, ext) >= size)
+        if (!*d || (size_t)snprintf(path, sizeof path, "%s/%s%s", d, name, ext) >= sizeof path)
             continue;
         FILE *f = fopen(path, "rb");
         if (f) {
             fclose(f);
-            return true;
+            return (int)(d - tb->path);
         }
     }
-    return false;
+    return -1;
 }
 
 // Registers the table named by the two sides' pieces (types, strongest first), if a
@@ -265,10 +266,8 @@ static void add_table(Syzygy *tb, const int *white, int nw, const int *black, in
     }
     *p = '\0';
     count[WHITE][KING] = count[BLACK][KING] = 1;
-    char path[4096];
-    bool found[2] = {find_table(tb, name, TB_EXT[0], path, sizeof path),
-                     find_table(tb, name, TB_EXT[1], path, sizeof path)};
-    if (!found[0] && !found[1])
+    int dir[2] = {find_table(tb, name, TB_EXT[0]), find_table(tb, name, TB_EXT[1])};
+    if (dir[0] < 0 && dir[1] < 0)
         return;
     if (tb->n_entries == tb->cap) {
         int cap = tb->cap ? 2 * tb->cap : 64;
@@ -296,8 +295,8 @@ static void add_table(Syzygy *tb, const int *white, int nw, const int *black, in
     bool white_leads = !count[BLACK][PAWN] || (count[WHITE][PAWN] && count[BLACK][PAWN] >= count[WHITE][PAWN]);
     e->pawns[0] = count[white_leads ? WHITE : BLACK][PAWN];
     e->pawns[1] = count[white_leads ? BLACK : WHITE][PAWN];
-    e->found[0] = found[0];
-    e->found[1] = found[1];
+    e->dir[0] = dir[0];
+    e->dir[1] = dir[1];
     if (find_entry(tb, e->key)) // a duplicate name (KQvKR and KRvKQ both present)
         return;
     insert_key(tb, e->key, tb->n_entries);
@@ -396,8 +395,8 @@ int tb_set_path(Syzygy *tb, const char *path, int *n_wdl, int *n_dtz)
             if (lists[i].n + lists[j].n > 0 && lists[i].n + lists[j].n <= TB_MAX_PIECES - 2)
                 add_table(tb, lists[i].type, lists[i].n, lists[j].type, lists[j].n);
     for (int i = 0; i < tb->n_entries; i++) {
-        *n_wdl += tb->entries[i].found[0];
-        *n_dtz += tb->entries[i].found[1];
+        *n_wdl += tb->entries[i].dir[0] >= 0;
+        *n_dtz += tb->entries[i].dir[1] >= 0;
     }
     return tb->largest;
 }
@@ -689,8 +688,10 @@ static bool ensure_loaded(Syzygy *tb, TbEntry *e, int type)
     if (!state) {
         char path[4096], line[4400];
         bool ok = false;
-        if (e->found[type] && find_table(tb, e->name, TB_EXT[type], path, sizeof path)
-            && platform_map_file(path, &tf->file)) {
+        bool named = e->dir[type] >= 0
+            && (size_t)snprintf(path, sizeof path, "%s/%s%s", tb->path + e->dir[type], e->name, TB_EXT[type])
+                   < sizeof path;
+        if (named && platform_map_file(path, &tf->file)) {
             ok = read_table(e, tf, type);
             if (!ok) {
                 snprintf(line, sizeof line, "info string Syzygy table %s is corrupt; not used", path);
@@ -703,7 +704,7 @@ static bool ensure_loaded(Syzygy *tb, TbEntry *e, int type)
                     }
                 platform_unmap_file(&tf->file);
             }
-        } else if (e->found[type] && tb->out) {
+        } else if (e->dir[type] >= 0 && tb->out) {
             snprintf(line, sizeof line, "info string Syzygy table %s%s cannot be read; not used", e->name, TB_EXT[type]);
             tb->out(tb->out_ctx, line);
         }
