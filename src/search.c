@@ -94,8 +94,9 @@ static bool helper_reached(const SearchThread *t, int depth)
 
 // Called at every node: sets t->aborted when a limit is reached. Depth 1 always
 // completes so there is a move to play however early the stop comes. Only the main
-// thread looks at the clock and the node limit (exact with one thread, checked every
-// CHECK_INTERVAL nodes over all threads with more); a helper stops with the main thread.
+// thread looks at the clock; the node limit is exact with one thread and, with more,
+// checked by every thread every CHECK_INTERVAL of its nodes over all threads' counts (so
+// that helpers stop even while the scheduler holds the main thread back).
 static void check_limits(SearchThread *t)
 {
     if (t->root_depth <= 1)
@@ -109,10 +110,10 @@ static void check_limits(SearchThread *t)
         return;
     if (atomic_load(&t->ctl->stop) || (t->helper_stop && atomic_load(t->helper_stop)))
         t->aborted = true;
-    else if (!t->is_main)
-        return;
     else if (t->limits.nodes && total_nodes(t) >= t->limits.nodes)
         t->aborted = true;
+    else if (!t->is_main)
+        return;
     else if (!atomic_load(&t->ctl->pondering) && elapsed(t) >= t->budget.hard_ms)
         t->aborted = true;
     else if (t->limits.depth > 0 && helper_reached(t, t->limits.depth))
@@ -862,7 +863,7 @@ static void start_helpers(SearchThread *t)
         h->tt = t->tt;
         h->ctl = t->ctl;
         h->limits = t->limits;
-        h->limits.nodes = h->limits.soft_nodes = 0; // the main thread counts for all
+        h->limits.soft_nodes = 0; // the main thread alone decides on a new iteration
         h->opts = t->opts;
         h->opts.multipv = 1;
         h->opts.print_bestmove = false;
