@@ -230,13 +230,19 @@ static const char PATH_SEP = ';';
 static const char PATH_SEP = ':';
 #endif
 
+// Writes dir/name+ext into buf; false if dir is empty or the path does not fit.
+static bool table_path(const char *dir, const char *name, const char *ext, char *buf, size_t size)
+{
+    return *dir && (size_t)snprintf(buf, size, "%s/%s%s", dir, name, ext) < size;
+}
+
 // The offset in tb->path (separators replaced by NULs) of the first directory that holds
 // the file name + ext; -1 if none does.
 static int find_table(const Syzygy *tb, const char *name, const char *ext)
 {
     char path[4096];
     for (const char *d = tb->path; d < tb->path + tb->path_len; d += strlen(d) + 1) {
-        if (!*d || (size_t)snprintf(path, sizeof path, "%s/%s%s", d, name, ext) >= sizeof path)
+        if (!table_path(d, name, ext, path, sizeof path))
             continue;
         FILE *f = fopen(path, "rb");
         if (f) {
@@ -689,8 +695,7 @@ static bool ensure_loaded(Syzygy *tb, TbEntry *e, int type)
         char path[4096], line[4400];
         bool ok = false;
         bool named = e->dir[type] >= 0
-            && (size_t)snprintf(path, sizeof path, "%s/%s%s", tb->path + e->dir[type], e->name, TB_EXT[type])
-                   < sizeof path;
+            && table_path(tb->path + e->dir[type], e->name, TB_EXT[type], path, sizeof path);
         if (named && platform_map_file(path, &tf->file)) {
             ok = read_table(e, tf, type);
             if (!ok) {
