@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Tests of the data and tuning tools (build/tools, or $OUTPOST_TOOLS): the 32-byte record
 // packs and unpacks every perft position exactly; datagen's runs are reproducible and
-// resume after an interruption to the same bytes; its text export holds well-formed
+// resume after an interruption to the same bytes; with -e a network plays, and a folder
+// refuses a resume with other settings; its text export holds well-formed
 // labelled quiet positions; tune with no epochs writes src/weights.c back unchanged (the
 // layout contract between weights.h, the tuner and the table); a few epochs lower the
 // error.
@@ -46,7 +47,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
-    sh("rm -rf %s %s-a %s-b", data_dir, data_dir, data_dir);
+    sh("rm -rf %s %s-a %s-b %s-n", data_dir, data_dir, data_dir, data_dir);
     remove(data_path);
     remove(weights_path);
     return 0;
@@ -120,6 +121,33 @@ static void test_datagen_resume(void **state)
     assert_int_equal(fscanf(p, "%ld positions: white wins %ld, draws %ld, black wins %ld", &n, &w, &d, &b), 4);
     pclose(p);
     assert_true(n > 100 && w + d + b == n);
+}
+
+// -e plays with a network: the same seed gives other games than the hand-written
+// evaluation's, reproducibly. A folder keeps the settings of its first run: a resume with
+// another evaluation, node count or seed is refused and writes nothing.
+static void test_datagen_network(void **state)
+{
+    (void)state;
+    const char *net = "tests/data/nnue_tiny.nnue";
+    assert_int_equal(sh("%s/datagen %s-n -g 1 -n 1500 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
+    assert_int_equal(sh("grep -q '^nodes 1500 seed 9 eval network ' %s-n/settings", data_dir), 0);
+    // The hand-written run of the same seed (test_datagen_resume's -a folder) differs.
+    assert_int_not_equal(sh("cmp -s %s-a/data-0.bin %s-n/data-0.bin", data_dir, data_dir), 0);
+    assert_int_equal(sh("cp %s-n/data-0.bin %s-n/first.bin", data_dir, data_dir), 0);
+    assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 9 2>/dev/null", tools_dir(), data_dir), 0);
+    assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1000 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
+    assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 8 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
+    assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir,
+                            "tests/data/missing.nnue"),
+                         0);
+    assert_int_equal(sh("cmp -s %s-n/data-0.bin %s-n/first.bin", data_dir, data_dir), 0);
+    // The same settings resume, and the network's first game comes out again byte for byte.
+    assert_int_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
+    assert_int_equal(sh("cmp -s -n $(stat -c %%s %s-n/first.bin) %s-n/data-0.bin %s-n/first.bin", data_dir,
+                        data_dir, data_dir),
+                     0);
+    assert_int_equal(sh("test $(stat -c %%s %s-n/data-0.bin) -gt $(stat -c %%s %s-n/first.bin)", data_dir, data_dir), 0);
 }
 
 static void test_datagen_output(void **state)
@@ -212,6 +240,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_packpos_round_trip),
         cmocka_unit_test(test_datagen_resume),
+        cmocka_unit_test(test_datagen_network),
         cmocka_unit_test(test_datagen_output),
         cmocka_unit_test(test_tune_round_trip),
         cmocka_unit_test(test_tune_lowers_error),

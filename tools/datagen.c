@@ -4,7 +4,7 @@
 // every position with the search's score, best move and the game's result as 32-byte
 // records (packpos.h). Nothing is filtered here: the reader drops what it does not want.
 //
-//   datagen DIR [-t WORKERS] [-g GAMES] [-n NODES] [-s SEED]   play (or resume) a run
+//   datagen DIR [-t WORKERS] [-g GAMES] [-n NODES] [-s SEED] [-e NET]   play (or resume) a run
 //   datagen --stats DIR                                        count records and results
 //   datagen --export-text DIR OUT                              quiet positions for tools/tune
 //
@@ -13,7 +13,10 @@
 // interrupted run loses at most the chunk it was playing, and running the same command
 // again resumes each worker after its last complete chunk. Game k of worker w is played
 // from its own seed (SEED, w, k), so a run is reproducible whatever the interruptions.
-// GAMES is per worker.
+// GAMES is per worker. With -e the games are played with that network (an exported
+// tools/train file), else with the hand-written evaluation. DIR/settings records the
+// nodes, the seed and the evaluation (a network by its checksum) of the run's first
+// command; a resume with other settings is refused, so one folder never mixes them.
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
@@ -53,6 +56,8 @@ typedef struct {
     long games; // per worker
     uint64_t nodes;
     uint64_t seed;
+    const char *net_path; // NULL: the hand-written evaluation
+    const Nnue *net;
 } Config;
 
 /* ---------------------------------------------------------------- randomness */
@@ -193,6 +198,7 @@ static int run_worker(const Config *cfg, int w)
     search_init(t);
     t->tt = &tt;
     t->ctl = &ctl;
+    t->nnue = cfg->net;
     t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
     t->out = discard;
     int64_t start = tm_now();
@@ -225,12 +231,63 @@ static int run_worker(const Config *cfg, int w)
     return 0;
 }
 
+// The settings line of a run: nodes, seed and evaluation (a network by the checksum in
+// its header, which covers every weight).
+static bool settings_line(const Config *cfg, char *out, size_t size)
+{
+    if (!cfg->net_path) {
+        snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval hand-written\n", cfg->nodes, cfg->seed);
+        return true;
+    }
+    uint32_t header[9];
+    FILE *f = fopen(cfg->net_path, "rb");
+    bool ok = f && fread(header, sizeof header, 1, f) == 1;
+    if (f)
+        fclose(f);
+    if (!ok)
+        return false;
+    snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval network %08" PRIx32 "\n", cfg->nodes, cfg->seed,
+             header[8]);
+    return true;
+}
+
+// Writes DIR/settings on a run's first command; later commands must match it.
+static bool check_settings(const Config *cfg)
+{
+    char want[160], have[160] = "", path[512];
+    if (!settings_line(cfg, want, sizeof want)) {
+        fprintf(stderr, "datagen: cannot read %s\n", cfg->net_path);
+        return false;
+    }
+    snprintf(path, sizeof path, "%s/settings", cfg->dir);
+    FILE *f = fopen(path, "r");
+    if (f) {
+        bool read = fgets(have, sizeof have, f) != NULL;
+        fclose(f);
+        if (!read || strcmp(have, want)) {
+            fprintf(stderr, "datagen: %s was made with \"%.*s\", not \"%.*s\": use another folder\n", cfg->dir,
+                    (int)strcspn(have, "\n"), have, (int)strcspn(want, "\n"), want);
+            return false;
+        }
+        return true;
+    }
+    f = fopen(path, "w");
+    bool ok = f && fputs(want, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (!ok)
+        fprintf(stderr, "datagen: cannot write %s: %s\n", path, strerror(errno));
+    return ok;
+}
+
 static int play(const Config *cfg)
 {
     if (mkdir(cfg->dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "datagen: cannot create %s: %s\n", cfg->dir, strerror(errno));
         return 1;
     }
+    if (!check_settings(cfg))
+        return 1;
     if (cfg->workers == 1)
         return run_worker(cfg, 0);
     for (int w = 0; w < cfg->workers; w++) {
@@ -345,7 +402,7 @@ static int export_text(const char *dir, const char *path)
 static int usage(const char *argv0)
 {
     fprintf(stderr,
-            "usage: %s DIR [-t WORKERS] [-g GAMES_PER_WORKER] [-n NODES] [-s SEED]\n"
+            "usage: %s DIR [-t WORKERS] [-g GAMES_PER_WORKER] [-n NODES] [-s SEED] [-e NET]\n"
             "       %s --stats DIR\n"
             "       %s --export-text DIR OUT\n",
             argv0, argv0, argv0);
@@ -368,6 +425,10 @@ int main(int argc, char **argv)
         if (i + 1 >= argc)
             return usage(argv[0]);
         const char *v = argv[++i];
+        if (!strcmp(argv[i - 1], "-e")) {
+            cfg.net_path = v;
+            continue;
+        }
         char *end;
         unsigned long long x = strtoull(v, &end, 10);
         if (*end || end == v)
@@ -382,6 +443,15 @@ int main(int argc, char **argv)
             cfg.seed = x;
         else
             return usage(argv[0]);
+    }
+    static Nnue net;
+    if (cfg.net_path) {
+        char err[256];
+        if (!nnue_load(&net, cfg.net_path, err, sizeof err)) {
+            fprintf(stderr, "datagen: %s\n", err);
+            return 1;
+        }
+        cfg.net = &net;
     }
     return play(&cfg);
 }
