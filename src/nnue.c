@@ -105,18 +105,18 @@ void nnue_free(Nnue *net)
     memset(net, 0, sizeof *net);
 }
 
-static void add_feature(const Nnue *net, Accumulator *acc, int piece, Square sq, int sign)
+static const int16_t *feature_row(const Nnue *net, int view, int piece, Square sq)
 {
-    int h = net->hidden;
+    return net->ft_w + (size_t)nnue_feature(view, piece, sq) * (size_t)net->hidden;
+}
+
+static void add_feature(const Nnue *net, Accumulator *acc, int piece, Square sq)
+{
     for (int view = WHITE; view <= BLACK; view++) {
-        const int16_t *row = net->ft_w + (size_t)nnue_feature(view, piece, sq) * (size_t)h;
+        const int16_t *row = feature_row(net, view, piece, sq);
         int16_t *v = acc->v[view];
-        if (sign > 0)
-            for (int j = 0; j < h; j++)
-                v[j] = (int16_t)(v[j] + row[j]);
-        else
-            for (int j = 0; j < h; j++)
-                v[j] = (int16_t)(v[j] - row[j]);
+        for (int j = 0; j < net->hidden; j++)
+            v[j] = (int16_t)(v[j] + row[j]);
     }
 }
 
@@ -126,7 +126,7 @@ void nnue_refresh(const Nnue *net, const Position *pos, Accumulator *acc)
         memcpy(acc->v[view], net->ft_b, (size_t)net->hidden * sizeof(int16_t));
     for (Bitboard occ = pos_occupied(pos); occ;) {
         Square sq = pop_lsb(&occ);
-        add_feature(net, acc, pos->board[sq], sq, +1);
+        add_feature(net, acc, pos->board[sq], sq);
     }
 }
 
@@ -135,7 +135,7 @@ void nnue_delta(const Position *pos, Move m, NnueDelta *d)
     int us = pos->side;
     Square from = move_from(m), to = move_to(m);
     int piece = pos->board[from];
-    d->n_sub = d->n_add = 0;
+    *d = (NnueDelta){0}; // every field set: nnue_apply reads the second pair only when counted
     if (move_is_castle(m)) {
         Square kto, rto;
         pos_castle_squares(us, from, to, &kto, &rto);
@@ -153,15 +153,31 @@ void nnue_delta(const Position *pos, Move m, NnueDelta *d)
     d->add_sq[d->n_add++] = to;
 }
 
+// One pass per perspective over the parent, the rows taken off and the rows put on (a
+// quiet move 1 and 1, a capture 2 and 1, castling 2 and 2): the sums wrap as the int16
+// stores would, so the result equals one feature at a time. child may be parent.
 void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d)
 {
-    if (child != parent)
-        for (int view = WHITE; view <= BLACK; view++)
-            memcpy(child->v[view], parent->v[view], (size_t)net->hidden * sizeof(int16_t));
-    for (int i = 0; i < d->n_sub; i++)
-        add_feature(net, child, d->sub_piece[i], d->sub_sq[i], -1);
-    for (int i = 0; i < d->n_add; i++)
-        add_feature(net, child, d->add_piece[i], d->add_sq[i], +1);
+    int h = net->hidden;
+    for (int view = WHITE; view <= BLACK; view++) {
+        const int16_t *p = parent->v[view], *s0 = feature_row(net, view, d->sub_piece[0], d->sub_sq[0]);
+        const int16_t *a0 = feature_row(net, view, d->add_piece[0], d->add_sq[0]);
+        int16_t *c = child->v[view];
+        if (d->n_sub == 1) {
+            for (int j = 0; j < h; j++)
+                c[j] = (int16_t)(p[j] - s0[j] + a0[j]);
+            continue;
+        }
+        const int16_t *s1 = feature_row(net, view, d->sub_piece[1], d->sub_sq[1]);
+        if (d->n_add == 1) {
+            for (int j = 0; j < h; j++)
+                c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j]);
+            continue;
+        }
+        const int16_t *a1 = feature_row(net, view, d->add_piece[1], d->add_sq[1]);
+        for (int j = 0; j < h; j++)
+            c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j] + a1[j]);
+    }
 }
 
 // The output layer's sum over one half: SCReLU(v) . w, with c = clamp(v, 0, QA).
