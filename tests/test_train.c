@@ -17,7 +17,7 @@ static int load_samples(Sample *out, int max)
     while (n < max && fread(&p, sizeof p, 1, f) == 1)
         if (nn_sample(&p, 0.5f, &out[n])) {
             Sample fast;
-            nn_decode(&p, 0.5f, &fast); // the fast decoder agrees with the checked one
+            nn_decode(&p, 0.5f, false, &fast); // the fast decoder agrees with the checked one
             assert_int_equal(fast.n, out[n].n);
             assert_memory_equal(fast.us, out[n].us, sizeof fast.us[0] * (size_t)fast.n);
             assert_memory_equal(fast.them, out[n].them, sizeof fast.them[0] * (size_t)fast.n);
@@ -175,7 +175,8 @@ static void test_train_and_export(void **state)
 }
 
 // The features: own pieces first, black's view mirrored; a position and its colour
-// mirror give the same sample.
+// mirror give the same sample; a position decoded left-right mirrored gives the sample of
+// its file-reversed twin.
 static void test_features(void **state)
 {
     (void)state;
@@ -193,8 +194,8 @@ static void test_features(void **state)
                             sizeof err));
     packpos_pack(&pos, 35, MOVE_NONE, 0, &b);
     Sample sa, sb;
-    nn_decode(&a, 0.5f, &sa);
-    nn_decode(&b, 0.5f, &sb);
+    nn_decode(&a, 0.5f, false, &sa);
+    nn_decode(&b, 0.5f, false, &sb);
     assert_int_equal(sa.n, sb.n);
     int count_a[NN_INPUTS] = {0}, count_b[NN_INPUTS] = {0};
     for (int i = 0; i < sa.n; i++) {
@@ -203,6 +204,29 @@ static void test_features(void **state)
     }
     assert_memory_equal(count_a, count_b, sizeof count_a);
     assert_true(fabsf(sa.target - sb.target) < 1e-6f);
+
+    // Left-right: the Kiwipete middle game without castling rights, and its files reversed.
+    PackedPos c, d;
+    assert_true(pos_set_fen(&pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 0 1", false, err,
+                            sizeof err));
+    packpos_pack(&pos, -20, MOVE_NONE, 1, &c);
+    assert_true(pos_set_fen(&pos, "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R b - - 0 1", false, err,
+                            sizeof err));
+    packpos_pack(&pos, -20, MOVE_NONE, 1, &d);
+    Sample sc, sd, plain;
+    nn_decode(&c, 0.5f, true, &sc);
+    nn_decode(&d, 0.5f, false, &sd);
+    nn_decode(&c, 0.5f, false, &plain);
+    assert_int_equal(sc.n, sd.n);
+    int count_c[2][NN_INPUTS] = {{0}}, count_d[2][NN_INPUTS] = {{0}}, count_plain[NN_INPUTS] = {0};
+    for (int i = 0; i < sc.n; i++) {
+        count_c[0][sc.us[i]]++, count_c[1][sc.them[i]]++;
+        count_d[0][sd.us[i]]++, count_d[1][sd.them[i]]++;
+        count_plain[plain.us[i]]++;
+    }
+    assert_memory_equal(count_c, count_d, sizeof count_c);
+    assert_memory_not_equal(count_c[0], count_plain, sizeof count_plain); // the position is not symmetric
+    assert_true(fabsf(sc.target - sd.target) < 1e-6f);
 }
 
 int main(void)

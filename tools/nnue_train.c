@@ -70,8 +70,9 @@ bool nn_sample(const PackedPos *rec, float wdl, Sample *out)
     return true;
 }
 
-void nn_decode(const PackedPos *rec, float wdl, Sample *out)
+void nn_decode(const PackedPos *rec, float wdl, bool mirror, Sample *out)
 {
+    int flip = mirror ? 7 : 0; // a1 <-> h1: the square's file reversed
     const uint8_t *b = rec->bytes;
     Bitboard occ = 0;
     for (int i = 0; i < 8; i++)
@@ -81,8 +82,8 @@ void nn_decode(const PackedPos *rec, float wdl, Sample *out)
     for (Bitboard o = occ; o;) {
         Square sq = pop_lsb(&o);
         int piece = (b[8 + out->n / 2] >> (4 * (out->n & 1))) & 15;
-        out->us[out->n] = (uint16_t)nn_feature(stm, piece, sq);
-        out->them[out->n++] = (uint16_t)nn_feature(!stm, piece, sq);
+        out->us[out->n] = (uint16_t)nn_feature(stm, piece, sq ^ flip);
+        out->them[out->n++] = (uint16_t)nn_feature(!stm, piece, sq ^ flip);
     }
     int result = b[27];
     float r = result == 1 ? 0.5f : (result == 2) == (stm == WHITE) ? 1.0f : 0.0f;

@@ -60,8 +60,10 @@ static inline int nn_feature(int view, int piece, int sq)
 // in check, a noisy best move, a mate score (or a malformed record).
 bool nn_sample(const PackedPos *rec, float wdl, Sample *out);
 
-// Decodes a record that nn_sample accepted, without checking it again (fast: no FEN).
-void nn_decode(const PackedPos *rec, float wdl, Sample *out);
+// Decodes a record that nn_sample accepted, without checking it again (fast: no FEN);
+// with `mirror`, as the position reflected left to right (files a <-> h), which the
+// network's inputs (no castling rights) cannot tell from a position of equal value.
+void nn_decode(const PackedPos *rec, float wdl, bool mirror, Sample *out);
 
 // The network's raw output for a sample (in units of NN_SCALE centipawns).
 float nn_forward(const Net *net, const Sample *s);

@@ -7,6 +7,8 @@
 //     -l X        learning rate at the start (default 0.001), cosine-decayed to 1 % of it
 //     -w X        weight of the game result in the target (default 0.5)
 //     -t N        threads (default 2); -s N seed (default 1)
+//     -m          also train on every position mirrored left to right (files a <-> h):
+//                 an epoch then goes through each record twice, once each way
 //     -c PATH     checkpoint written after every epoch (default OUT.ckpt)
 //     --resume P  continue the run of checkpoint P (network, optimiser, epochs done)
 //     --init P    start from checkpoint P's network with a fresh optimiser (fine-tuning)
@@ -33,6 +35,7 @@
 enum { MAX_THREADS = 64, HOLDOUT_BLOCK = 128, HOLDOUT_EVERY = 32 };
 
 static const double PI = 3.14159265358979323846;
+static const size_t MIRRORED = (size_t)1 << (sizeof(size_t) * 8 - 1); // a flag in an index
 
 typedef struct {
     PackedPos *recs;
@@ -104,7 +107,7 @@ static bool load(Data *d, const char *path, float wdl)
 typedef struct {
     const Net *net;
     const PackedPos *recs;
-    const size_t *order; // NULL: records in order
+    const size_t *order; // NULL: records in order; else indices, MIRRORED set: reflected
     size_t from, to;
     float wdl;
     float *grad;         // NULL: loss only
@@ -119,7 +122,8 @@ static void *run_job(void *arg)
     double loss = 0;
     Sample s;
     for (size_t i = j->from; i < j->to; i++) {
-        nn_decode(&j->recs[j->order ? j->order[i] : i], j->wdl, &s);
+        size_t k = j->order ? j->order[i] : i;
+        nn_decode(&j->recs[k & ~MIRRORED], j->wdl, (k & MIRRORED) != 0, &s);
         if (j->grad) {
             loss += nn_backward(j->net, &s, j->grad);
         } else {
@@ -161,7 +165,7 @@ static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH]\n"
+    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
                     "             [--resume CKPT | --init CKPT] DATA...\n");
     return 2;
 }
@@ -175,12 +179,17 @@ int main(int argc, char **argv)
     int hidden = 256, epochs = 10, batch = 16384, threads = 2;
     float lr = 0.001f, wdl = 0.5f;
     uint64_t seed = 1;
+    bool mirror = false;
     int first_data = argc;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-') {
             first_data = i;
             break;
+        }
+        if (!strcmp(a, "-m")) {
+            mirror = true;
+            continue;
         }
         if (i + 1 >= argc)
             return usage();
@@ -242,11 +251,11 @@ int main(int argc, char **argv)
         if (!jobs[k].grad)
             return 1;
     }
-    size_t n = data.train.n, *order = malloc(n * sizeof *order);
+    size_t n = data.train.n * (mirror ? 2 : 1), *order = malloc(n * sizeof *order);
     if (!order)
         return 1;
     for (size_t i = 0; i < n; i++)
-        order[i] = i;
+        order[i] = i < data.train.n ? i : (i - data.train.n) | MIRRORED;
     size_t batches = (n + (size_t)batch - 1) / (size_t)batch;
     // The losses before this run's first step, for comparison.
     for (int k = 0; k < threads; k++) {
@@ -258,7 +267,7 @@ int main(int argc, char **argv)
         grads[k] = jobs[k].grad;
         jobs[k].grad = NULL;
     }
-    double start_train = run_parallel(jobs, threads, 0, n) / (double)n, start_held = 0;
+    double start_train = run_parallel(jobs, threads, 0, data.train.n) / (double)data.train.n, start_held = 0;
     for (int k = 0; k < threads; k++)
         jobs[k].recs = data.held.recs;
     if (data.held.n)
