@@ -198,6 +198,36 @@ static void test_tt(void **state)
     tt_free(&tt);
 }
 
+// The key of entry j of bucket i: the bucket comes from the high 32 bits.
+static Key key_in_bucket(const TT *tt, uint64_t i, int j)
+{
+    uint64_t hi = ((i << 32) + tt->count - 1) / tt->count; // the smallest hi in bucket i
+    return hi << 32 | (uint64_t)(0x1000 + j);
+}
+
+// hashfull: the permille of the first 1,000 buckets' entries written by this search, of
+// every bound; after a new search they no longer count.
+static void test_tt_hashfull(void **state)
+{
+    (void)state;
+    TT tt = {0};
+    assert_true(tt_resize(&tt, 1));
+    tt_new_search(&tt);
+    assert_int_equal(tt_hashfull(&tt), 0);
+    TTEntry e;
+    TTSlot slot;
+    for (uint64_t i = 0; i < 600; i++) {
+        Key key = key_in_bucket(&tt, i, 0);
+        assert_false(tt_probe(&tt, key, &e, &slot));
+        assert_ptr_equal(slot.bucket, &tt.buckets[i]);
+        tt_store(&tt, slot, key, 0, 0, 1 + (int)(i % 3), 4, MOVE_NONE); // upper, lower, exact
+    }
+    assert_int_equal(tt_hashfull(&tt), 200); // 600 of the first 3,000 entries
+    tt_new_search(&tt);
+    assert_int_equal(tt_hashfull(&tt), 0);
+    tt_free(&tt);
+}
+
 static void test_time_budget(void **state)
 {
     (void)state;
@@ -339,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_eval_sense),
         cmocka_unit_test(test_see),
         cmocka_unit_test(test_tt),
+        cmocka_unit_test(test_tt_hashfull),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_time_budget_extremes),
         cmocka_unit_test(test_params),
