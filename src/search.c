@@ -440,7 +440,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         }
 
         bool killer = quiet && mp_last_is_refutation(&mp);
-        int hist = !quiet ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
+        int hist = !quiet || killer ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
         search_make(t, ss, m);
         bool gives_check = pos_in_check(pos);
         // Step 11. Check extension.
@@ -448,12 +448,11 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         Score score;
 
         // Step 12. Late-move reductions, then principal-variation search.
-        if (depth >= p->lmr_depth && move_count > 1 + pv_node && quiet) {
+        if (depth >= p->lmr_depth && move_count > 1 + pv_node && quiet && !killer) {
             int r = t->reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
             r += !pv_node + cut_node;
-            // Killers and the counter move are reduced one ply less; every quiet move by
-            // its history.
-            r -= killer;
+            // By its history. Killers and the counter move are not reduced: reducing them
+            // one ply less showed no gain in two SPRTs (docs/STRENGTH.md, issue 31).
             r -= hist / p->lmr_history;
             r -= gives_check;
             int reduced = new_depth - (r > 0 ? r : 0);
