@@ -3,7 +3,8 @@
 // packs and unpacks every perft position exactly; datagen's runs are reproducible and
 // resume after an interruption to the same bytes; with -e a network plays, and a folder
 // refuses a resume with other settings; its text export holds well-formed
-// labelled quiet positions; tune with no epochs writes src/weights.c back unchanged (the
+// labelled quiet positions; train's command line, with reflected positions, lowers the
+// held-out loss and exports a network the engine loads; tune with no epochs writes src/weights.c back unchanged (the
 // layout contract between weights.h, the tuner and the table); a few epochs lower the
 // error.
 #define _POSIX_C_SOURCE 200809L // popen, getpid
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "movegen.h"
+#include "nnue.h"
 #include "packpos.h"
 #include "position.h"
 
@@ -179,6 +181,40 @@ static void test_datagen_output(void **state)
     assert_true(lines >= 40); // six games
 }
 
+// train -m on the committed sample (too small to hold any out): two epochs over every
+// record and its reflection lower the loss, and the exported network loads.
+static void test_train_command(void **state)
+{
+    (void)state;
+    char cmd[512], line[256];
+    snprintf(cmd, sizeof cmd, "%s/train -o %s.nnue -H 8 -e 2 -b 256 -l 0.01 -t 2 -m tests/data/nnue_sample.bin 2>&1",
+             tools_dir(), data_dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    double start = -1, end = -1;
+    long kept = 0;
+    while (fgets(line, sizeof line, p)) {
+        double h;
+        long n;
+        if (sscanf(line, "epoch 0 (start): train loss %lf", &start) == 1
+            || sscanf(line, "epoch 2: train loss %lf, held-out loss %lf", &end, &h) == 2)
+            continue;
+        if (sscanf(line, "%*d records: %*d skipped (in check, noisy best move, mate score), %ld to train on", &n) == 1)
+            kept = n;
+    }
+    assert_int_equal(pclose(p), 0);
+    assert_true(kept > 2000);
+    assert_true(start > 0 && end > 0 && end < 0.9 * start);
+    static Nnue net;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s.nnue", data_dir);
+    if (!nnue_load(&net, path, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(net.hidden, 8);
+    nnue_free(&net);
+    sh("rm -f %s.nnue %s.nnue.ckpt", data_dir, data_dir);
+}
+
 // Runs tune on the generated data; returns its stderr in buf.
 static void run_tune(int epochs, char *buf, size_t size)
 {
@@ -242,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_datagen_resume),
         cmocka_unit_test(test_datagen_network),
         cmocka_unit_test(test_datagen_output),
+        cmocka_unit_test(test_train_command),
         cmocka_unit_test(test_tune_round_trip),
         cmocka_unit_test(test_tune_lowers_error),
     };
