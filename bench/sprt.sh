@@ -224,7 +224,9 @@ trap 'rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/base" "$BASE"
 make -s -C "$work/base" EXE=outpost-base >/dev/null
 cp "$work/base/outpost-base" "$state/"
-git diff "$BASE" -- src include Makefile >"$out.patch"
+# Everything the engine's build reads, a network under nets/ included (as a binary patch;
+# git diff sees a tracked file only: commit or git add a new network before the run).
+git diff --binary "$BASE" -- src include tools nets Makefile >"$out.patch"
 git worktree remove --force "$work/base"
 make -s EXE="$state/outpost-new"
 {
