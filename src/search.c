@@ -439,8 +439,10 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 return s_beta;
         }
 
-        bool killer = quiet && mp_last_is_refutation(&mp);
-        int hist = !quiet || killer ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
+        // Late-move reductions apply to late quiet moves other than refutations; only they
+        // read the history, which must be taken before the move is made.
+        bool reduce = depth >= p->lmr_depth && move_count > 1 + pv_node && quiet && !mp_last_is_refutation(&mp);
+        int hist = !reduce ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
         search_make(t, ss, m);
         bool gives_check = pos_in_check(pos);
         // Step 11. Check extension.
@@ -448,7 +450,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         Score score;
 
         // Step 12. Late-move reductions, then principal-variation search.
-        if (depth >= p->lmr_depth && move_count > 1 + pv_node && quiet && !killer) {
+        if (reduce) {
             int r = t->reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
             r += !pv_node + cut_node;
             // By its history. Killers and the counter move are not reduced: reducing them
