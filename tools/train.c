@@ -5,7 +5,7 @@
 //     -H N        hidden neurons per perspective (default 256)
 //     -e N        epochs in all (default 10); -b N batch size (default 16384)
 //     -l X        learning rate at the start (default 0.001), cosine-decayed to 1 % of it
-//     -w X        weight of the game result in the target (default 0.5)
+//     -w X        weight of the game result in the target (default 0.1)
 //     -t N        threads (default 2); -s N seed (default 1)
 //     -m          also train on every position mirrored left to right (files a <-> h):
 //                 an epoch then goes through each record twice, once each way
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
     psqt_init();
     const char *out = NULL, *ckpt = NULL, *resume = NULL, *init = NULL;
     int hidden = 256, epochs = 10, batch = 16384, threads = 2;
-    float lr = 0.001f, wdl = 0.5f;
+    float lr = 0.001f, wdl = 0.1f;
     uint64_t seed = 1;
     bool mirror = false;
     int first_data = argc;
