@@ -460,6 +460,10 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
             say(e, "info string %s needs value true or false, not '%s'", name, value);
             return;
         }
+        if (flag != e->limit_strength && e->use_nnue) {
+            e->pending_clear = true; // limited games use the hand-written evaluation
+            reap_finished(e);
+        }
         e->limit_strength = flag;
     } else if (!strcasecmp(name, "OwnBook") || !strcasecmp(name, "BookBestMove")) {
         if (!has_value || !parse_bool(value, &flag)) {
@@ -636,9 +640,11 @@ static void cmd_go(Engine *e, char **tok, int n)
 
     if (e->caps.max_nodes && (!limits.nodes || limits.nodes > e->caps.max_nodes))
         limits.nodes = e->caps.max_nodes;
-    // UCI_LimitStrength weakens every go with a clock or a movetime (not analysis).
+    // UCI_LimitStrength weakens every go with a clock or a movetime (not analysis). Its
+    // levels were calibrated with the hand-written evaluation, so they play with it.
     bool clock = limits.time[WHITE] != TIME_NONE || limits.time[BLACK] != TIME_NONE || limits.movetime >= 0;
-    if (e->limit_strength && clock && !limits.infinite) {
+    bool limited = e->limit_strength && clock && !limits.infinite;
+    if (limited) {
         opts.limit_elo = e->elo;
         opts.seed = rng_next(&e->rng);
     }
@@ -650,7 +656,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     }
     t->limits = limits;
     t->opts = opts;
-    t->nnue = e->use_nnue && e->net.memory ? &e->net : NULL;
+    t->nnue = e->use_nnue && e->net.memory && !limited ? &e->net : NULL;
     t->tt = &e->tt;
     t->ctl = &e->ctl;
     t->out = write_line;
@@ -663,6 +669,8 @@ static void cmd_go(Engine *e, char **tok, int n)
         else
             debug_say(e, "go: soft limit %" PRId64 " ms, hard limit %" PRId64 " ms%s", budget.soft_ms, budget.hard_ms,
                       limits.ponder ? " from ponderhit" : "");
+        debug_say(e, "go: %s evaluation%s", t->nnue ? "network" : "hand-written",
+                  limited ? " (UCI_LimitStrength)" : "");
     }
     start_job(e, JOB_SEARCH, limits.ponder);
 }

@@ -768,20 +768,30 @@ static void test_limit_strength(void **state)
 
 // EvalFile and Use NNUE with a tiny network trained on tests/data/nnue_sample.bin: it
 // evaluates differently from the hand-written evaluation, searches with threads, and a
-// bad file leaves the loaded network in place.
+// bad file leaves the loaded network in place; UCI_LimitStrength plays with the
+// hand-written evaluation, analysis with the network. The engine may have a network built
+// in or not (tests/embed_test.sh checks an engine without one).
 static void test_network_options(void **state)
 {
     (void)state;
     char hce[256], net[256];
+    send("setoption name Use NNUE value false");
     send("position startpos");
     send("go depth 1");
     expect_legal_bestmove(2000);
     snprintf(hce, sizeof hce, "%s", strstr(last_info, " score "));
-    send("setoption name Use NNUE value true");
-    expect("info string Use NNUE: no network loaded", 2000);
     send("setoption name EvalFile value tests/data/nnue_tiny.nnue");
     expect("info string network 'tests/data/nnue_tiny.nnue': (768 -> 16) x 2 -> 1", 2000);
+    send("setoption name Use NNUE value true");
+    send("debug on");
+    send("setoption name UCI_LimitStrength value true");
+    send("go wtime 1000 btime 1000");
+    expect("info string debug: go: hand-written evaluation (UCI_LimitStrength)", 2000);
+    expect_legal_bestmove(2000);
+    send("setoption name UCI_LimitStrength value false");
     send("go depth 1");
+    expect("info string debug: go: network evaluation", 2000);
+    send("debug off");
     expect_legal_bestmove(2000);
     snprintf(net, sizeof net, "%s", strstr(last_info, " score "));
     *strstr(hce, " nodes ") = *strstr(net, " nodes ") = '\0';
