@@ -403,11 +403,12 @@ static int play_out(const char *path, int max_positions, int movetime, bool smal
             continue;
         char err[128];
         assert_true(pos_set_fen(&pos, oracle[i].fen, false, err, sizeof err));
+        MoveList noisy = {.count = 0};
+        if (small_set)
+            gen_moves(&pos, &noisy, GEN_NOISY);
         int wdl;
-        MoveList noisy;
-        gen_moves(&pos, &noisy, GEN_NOISY);
-        if ((small_set && noisy.count > 0) || !tb_probe_wdl(tb, &pos, &wdl))
-            continue; // a table the set lacks
+        if (noisy.count > 0 || !tb_probe_wdl(tb, &pos, &wdl))
+            continue; // a capture to skip, or a table the set lacks
         games++;
         int winner = pos.side;
         int n = snprintf(cmd, sizeof cmd, "position fen %s moves", oracle[i].fen);

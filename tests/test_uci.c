@@ -791,8 +791,8 @@ static void test_network_options(void **state)
     send("setoption name UCI_LimitStrength value false");
     send("go depth 1");
     expect("info string debug: go: network evaluation", 2000);
-    send("debug off");
     expect_legal_bestmove(2000);
+    send("debug off");
     snprintf(net, sizeof net, "%s", strstr(last_info, " score "));
     *strstr(hce, " nodes ") = *strstr(net, " nodes ") = '\0';
     if (!strcmp(hce, net))
