@@ -11,33 +11,53 @@ EXE=${1:?usage: tests/windows_test.sh OUTPOST_EXE LINUX_OUTPOST}
 LINUX=${2:?usage: tests/windows_test.sh OUTPOST_EXE LINUX_OUTPOST}
 command -v wine >/dev/null || { echo "wine not found: sudo apt-get install wine64" >&2; exit 1; }
 export WINEDEBUG=-all WINEPREFIX=${WINEPREFIX:-$PWD/build/wineprefix}
+mkdir -p build
+log=build/windows_test.wine.log
+# Create or update the prefix first and wait until every process it started has ended,
+# so the engine's own runs never race a first-run wineboot.
+timeout -k 5 300 wine wineboot -i >"$log" 2>&1
+timeout 60 wineserver -w
 fail=0
 check() { # what, then the command's status
     if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi
 }
 want=$("$LINUX" bench | tail -n 1 | cut -d' ' -f1)
-got=$(wine "$EXE" bench 2>/dev/null | tr -d '\r' | tail -n 1 | cut -d' ' -f1)
+got=$(wine "$EXE" bench 2>>"$log" | tr -d '\r' | tail -n 1 | cut -d' ' -f1)
 [ -n "$want" ] && [ "$got" = "$want" ]
 check "bench signature $got (Linux $want)" $?
 cp tests/data/book/oracle_positions.bin "build/win book.bin"
 # Commands in groups with pauses between them: a go stops the search still running, and
 # quit a running perft, so each long command gets time to end first.
 send() { printf '%s\r\n' "$@"; }
-out=$({
-    send uci isready "position startpos moves e2e4" "go depth 6"
-    sleep 3
-    send "setoption name Threads value 2" isready "go movetime 500"
-    sleep 3
-    send "setoption name BookFile value build/win book.bin" "setoption name OwnBook value true" \
-        "position startpos" "go wtime 10000 btime 10000"
-    sleep 2
-    send "go perft 3"
-    sleep 3
-    send "setoption name SyzygyPath value C:\\nonexistent;tests/data/syzygy" \
-        "position fen 8/8/8/8/2k5/8/3R4/6K1 w - - 0 1" "go depth 8"
-    sleep 3
-    send isready quit
-} | timeout 60 wine "$EXE" 2>/dev/null | tr -d '\r')
+session() {
+    {
+        send uci isready "position startpos moves e2e4" "go depth 6"
+        sleep 3
+        send "setoption name Threads value 2" isready "go movetime 500"
+        sleep 3
+        send "setoption name BookFile value build/win book.bin" "setoption name OwnBook value true" \
+            "position startpos" "go wtime 10000 btime 10000"
+        sleep 2
+        send "go perft 3"
+        sleep 3
+        send "setoption name SyzygyPath value C:\\nonexistent;tests/data/syzygy" \
+            "position fen 8/8/8/8/2k5/8/3R4/6K1 w - - 0 1" "go depth 8"
+        sleep 3
+        send isready quit
+    } | timeout -k 5 120 wine "$EXE" >build/windows_test.out 2>>"$log"
+    status=$?
+    out=$(tr -d '\r' <build/windows_test.out)
+}
+session
+# wine itself has failed to start a process on a fresh machine, printing nothing at all
+# (seen once in CI): say so with what wine printed, and try once more. An engine that
+# answers nothing twice still fails below.
+if [ -z "$out" ]; then
+    echo "no output from the engine under wine (exit status $status); wine said:"
+    tail -n 20 "$log"
+    timeout 60 wineserver -w
+    session
+fi
 grep -q '^uciok$' <<<"$out"
 check "uciok" $?
 [ "$(grep -c '^readyok$' <<<"$out")" = 3 ]
@@ -56,5 +76,10 @@ check "go perft 3" $?
 grep -q '^info depth 6 ' <<<"$out"
 check "go depth 6 reached depth 6" $?
 rm -f "build/win book.bin"
-[ $fail = 0 ] && echo "windows test passed" || { echo "$out" | tail -n 20; echo "windows test FAILED"; }
+[ $fail = 0 ] && echo "windows test passed" || {
+    echo "$out" | tail -n 20
+    echo "session exit status $status; wine's stderr (end of $log):"
+    tail -n 20 "$log"
+    echo "windows test FAILED"
+}
 exit $fail
