@@ -89,7 +89,7 @@ sanitize: deps $(EXE)
 	$(MAKE) BUILD=build/asan EXE=build/asan/outpost EVALFILE= OPT="$(SAN_OPT)" TEST_OPT="$(SAN_OPT)" \
 	    build/asan/outpost $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRC))
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 OUTPOST_ENGINE=build/asan/outpost \
-	    bash tests/run_tests.sh $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRC))
+	    OUTPOST_TOOLS=build/asan/tools bash tests/run_tests.sh $(patsubst tests/%.c,build/asan/tests/%,$(TEST_SRC))
 	$(if $(EVALFILE),ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    bash tests/net_bench_check.sh build/asan/outpost $(EVALFILE) $(abspath $(EXE)) 5,@echo "no network to check")
 
@@ -125,13 +125,15 @@ $(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(w
 
 # Tools (docs/TUNING.md, docs/NNUE.md): datagen plays self-play games for data, tune fits
 # the evaluation's weights to them. Both link the engine's own modules.
-# train fits the network (docs/NNUE.md) with the core in tools/nnue_train.c.
-TOOLS := build/tools/datagen build/tools/tune build/tools/train build/tools/tbprobe
+# train fits the network (docs/NNUE.md) with the core in tools/nnue_train.c. They build
+# into $(BUILD)/tools with OPT, so `make sanitize` tests ASan tools in build/asan/tools and
+# never replaces the release tools in build/tools.
+TOOLS := $(patsubst %,$(BUILD)/tools/%,datagen tune train tbprobe)
 TOOL_EXTRA_train := tools/nnue_train.c
 tools: $(TOOLS)
 
-build/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(NO_NET)
-	@mkdir -p build/tools
+$(BUILD)/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(NO_NET)
+	@mkdir -p $(BUILD)/tools
 	$(CC) $(ALL_CFLAGS) -I$(dir $(NO_NET)) -Itools $< $(TOOL_EXTRA_$*) $(LIB_SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # The tools' test runs them.
