@@ -780,14 +780,21 @@ static void report_iteration(SearchThread *t, int depth, int multipv)
         print_info(t, &t->completed[k], depth, k + 1, "");
 }
 
-// Resets the per-search state: counters, limits, the stack's plies and killers.
-static void prepare_search(SearchThread *t)
+// Zeroes what the main thread reads of a thread during a search: its node and tablebase
+// counts and its completed depth.
+static void reset_counters(SearchThread *t)
 {
-    init_reductions(t);
     atomic_store_explicit(&t->nodes, 0, memory_order_relaxed);
     atomic_store_explicit(&t->tbhits, 0, memory_order_relaxed);
     t->completed_depth = 0;
     atomic_store_explicit(&t->depth_done, 0, memory_order_relaxed);
+}
+
+// Resets the per-search state: counters, limits, the stack's plies and killers.
+static void prepare_search(SearchThread *t)
+{
+    init_reductions(t);
+    reset_counters(t);
     t->aborted = false;
     t->best_move = MOVE_NONE;
     t->budget = tm_budget(&t->limits, t->pos.side, t->opts.move_overhead);
@@ -880,6 +887,10 @@ static void start_helpers(SearchThread *t)
         memcpy(h->root_moves, t->root_moves, (size_t)t->n_root * sizeof(RootMove));
         h->root_in_tb = t->root_in_tb;
         h->tb_limit = t->tb_limit;
+        // Zeroed here, not only when the helper wakes: until then the main thread would
+        // read the previous search's counts, and its depth would end a depth-limited
+        // search early (helper_reached).
+        reset_counters(h);
     }
     pool_start_helpers(t->pool, helper_search);
 }
