@@ -140,6 +140,38 @@ static void test_train_and_export(void **state)
     }
     print_message("quantised vs float over %d positions: mean %.2f cp, worst %.2f cp\n", n, sum / n, worst);
     assert_true(sum / n < 3.0 && worst < 20.0); // the tolerance docs/NNUE.md states
+
+    // The float form recovered from the file evaluates as the file does (up to the integer
+    // rounding of the engine's arithmetic) and exports to the same bytes.
+    Net rec;
+    assert_true(nn_from_export(&rec, &q));
+    assert_int_equal(rec.hidden, 32);
+    worst = 0;
+    for (int i = 0; i < n; i++) {
+        double d = fabs(nn_forward(&rec, &samples[i]) * NN_SCALE - qnn_eval(&q, &samples[i]));
+        worst = d > worst ? d : worst;
+    }
+    print_message("recovered float vs quantised: worst %.2f cp\n", worst);
+    assert_true(worst < 2.0);
+    const char *again = "build/test_train_again.nnue";
+    assert_true(nn_export(&rec, again));
+    FILE *a = fopen(path, "rb"), *b = fopen(again, "rb");
+    assert_non_null(a);
+    assert_non_null(b);
+    int ca, cb;
+    long at = 0;
+    do {
+        ca = fgetc(a);
+        cb = fgetc(b);
+        if (ca != cb)
+            fail_msg("re-export differs at byte %ld", at);
+        at++;
+    } while (ca != EOF);
+    assert_true(at > 32L * 768 * 2);
+    fclose(a);
+    fclose(b);
+    remove(again);
+    nn_free(&rec);
     nnue_free(&q);
 
     // A truncated or altered file is refused with a reason.

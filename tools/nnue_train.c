@@ -276,6 +276,21 @@ bool nn_export(const Net *net, const char *path)
     return ok;
 }
 
+bool nn_from_export(Net *net, const Nnue *q)
+{
+    if (!nn_alloc(net, q->hidden, 0))
+        return false;
+    size_t h = (size_t)q->hidden;
+    for (size_t i = 0; i < NN_INPUTS * h; i++)
+        net->ft_w[i] = (float)q->ft_w[i] / NN_QA;
+    for (size_t j = 0; j < h; j++)
+        net->ft_b[j] = (float)q->ft_b[j] / NN_QA;
+    for (size_t j = 0; j < 2 * h; j++)
+        net->out_w[j] = (float)q->out_w[j] / NN_QB;
+    *net->out_b = (float)q->out_b / (NN_QA * NN_QB);
+    return true;
+}
+
 int qnn_eval(const Nnue *q, const Sample *s)
 {
     int h = q->hidden;

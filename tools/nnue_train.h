@@ -99,6 +99,10 @@ bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path);
  *           int32 out_b (x QA x QB)
  */
 bool nn_export(const Net *net, const char *path);
+// The float network of an exported one (loaded with nnue_load), allocated here: each
+// integer divided by its scale, so that exporting it again gives the same file. How a
+// network whose checkpoint is gone is fine-tuned (train --init NET.nnue).
+bool nn_from_export(Net *net, const Nnue *q);
 // The exported network's evaluation of a sample in centipawns (side to move), computed
 // from the sample's features: a reference for the engine's accumulators (nnue.c), which
 // load the file with nnue_load.

@@ -11,7 +11,9 @@
 //                 an epoch then goes through each record twice, once each way
 //     -c PATH     checkpoint written after every epoch (default OUT.ckpt)
 //     --resume P  continue the run of checkpoint P (network, optimiser, epochs done)
-//     --init P    start from checkpoint P's network with a fresh optimiser (fine-tuning)
+//     --init P    start from P's network with a fresh optimiser (fine-tuning): a
+//                 checkpoint, or a network this tool exported (its float form recovered
+//                 from the integers, as when the checkpoint is gone)
 //
 // Records in check, with a noisy best move or a mate score are skipped when loading.
 // Blocks of 128 consecutive records (one or two games) go to the held-out set one time in
@@ -228,8 +230,16 @@ int main(int argc, char **argv)
     Adam adam;
     int done = 0;
     if (resume || init) {
-        if (!nn_load_checkpoint(&net, resume ? &adam : NULL, &done, resume ? resume : init)) {
-            fprintf(stderr, "train: cannot load checkpoint %s\n", resume ? resume : init);
+        Nnue q = {0};
+        char err[256] = "";
+        bool loaded = nn_load_checkpoint(&net, resume ? &adam : NULL, &done, resume ? resume : init);
+        if (!loaded && init && nnue_load(&q, init, err, sizeof err)) {
+            loaded = nn_from_export(&net, &q);
+            nnue_free(&q);
+        }
+        if (!loaded) {
+            fprintf(stderr, "train: cannot load %s %s%s%s\n", resume ? "checkpoint" : "checkpoint or network",
+                    resume ? resume : init, err[0] ? ": " : "", err);
             return 1;
         }
         if (init) {
