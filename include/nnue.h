@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The network evaluation (docs/NNUE.md): a (768 -> H) x 2 -> 1 SCReLU network in the
+// The network evaluation (docs/NNUE.md): a (768 -> H) x 2 -> 1 SCReLU network with B
+// output buckets (the output layer chosen by the number of pieces on the board) in the
 // quantised format tools/train exports, and its accumulators, updated move by move
 // beside the search's make/unmake. The network is read-only once loaded and shared by
 // every search thread; each thread owns its accumulators.
@@ -11,24 +12,25 @@
 enum {
     NNUE_INPUTS = 768,
     NNUE_MAX_HIDDEN = 512,
+    NNUE_MAX_BUCKETS = 8,
     NNUE_QA = 255,
     NNUE_QB = 64,
     NNUE_SCALE = 400,
 };
 
 typedef struct {
-    int hidden;
+    int hidden, buckets;
     int16_t *ft_w;  // [NNUE_INPUTS][hidden]
     int16_t *ft_b;  // [hidden]
-    int16_t *out_w; // [2 * hidden]: the side to move's half first
-    int32_t out_b;
+    int16_t *out_w; // [buckets][2 * hidden]: the side to move's half first
+    int32_t out_b[NNUE_MAX_BUCKETS];
     bool small_out; // every output weight within +-127: the SIMD output layer's bound
     void *memory;   // what nnue_free releases
 } Nnue;
 
 // Loads a network file; on failure writes the reason to err, leaves net unchanged and
 // returns false (a missing, truncated, altered or foreign file; a layer wider than
-// NNUE_MAX_HIDDEN).
+// NNUE_MAX_HIDDEN or more than NNUE_MAX_BUCKETS buckets).
 bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size);
 // The same from a network file's bytes; `name` is what err calls it.
 bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *name, char *err, size_t err_size);
@@ -67,7 +69,15 @@ void nnue_delta(const Position *pos, Move m, NnueDelta *d);
 // child = parent changed by d.
 void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d);
 
-// The evaluation in centipawns for `side` to move.
-Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side);
+// The output bucket of a position with `pieces` pieces on the board (kings included, 2
+// to 32): equal ranges of the piece count, the fullest boards in the last bucket.
+static inline int nnue_bucket(int buckets, int pieces)
+{
+    int b = (pieces - 2) * buckets / 32;
+    return b < 0 ? 0 : b >= buckets ? buckets - 1 : b;
+}
+
+// The evaluation in centipawns for `side` to move, with `pieces` pieces on the board.
+Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side, int pieces);
 
 #endif

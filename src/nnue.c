@@ -11,7 +11,9 @@
 #include <immintrin.h>
 #endif
 
-enum { NET_MAGIC = 0x4E4E504Fu, NET_VERSION = 1, ACT_SCRELU = 1, HEADER_WORDS = 9 };
+// Version 1 (one output bucket): 9 header words, the checksum last; version 2 adds the
+// bucket count before the checksum (tools/nnue_train.h gives the layout).
+enum { NET_MAGIC = 0x4E4E504Fu, ACT_SCRELU = 1, MAX_HEADER_WORDS = 10 };
 
 static uint32_t fnv1a(const uint8_t *p, size_t n, uint32_t h)
 {
@@ -24,23 +26,27 @@ static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] 
 
 bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *name, char *err, size_t err_size)
 {
-    uint32_t w[HEADER_WORDS];
-    bool ok = size >= HEADER_WORDS * 4;
-    for (int i = 0; i < HEADER_WORDS; i++)
-        w[i] = ok ? le32(data + 4 * i) : 0;
-    if (!ok || w[0] != NET_MAGIC || w[1] != NET_VERSION || w[2] != NNUE_INPUTS || w[3] < 1 || w[4] != ACT_SCRELU
-        || w[5] != NNUE_QA || w[6] != NNUE_QB || w[7] != NNUE_SCALE) {
+    uint32_t w[MAX_HEADER_WORDS] = {0};
+    uint32_t version = size >= 8 ? le32(data + 4) : 0;
+    size_t words = version == 1 ? 9 : 10;
+    bool ok = (version == 1 || version == 2) && size >= words * 4;
+    for (size_t i = 0; ok && i < words; i++)
+        w[i] = le32(data + 4 * i);
+    if (!ok || w[0] != NET_MAGIC || w[2] != NNUE_INPUTS || w[3] < 1 || w[4] != ACT_SCRELU || w[5] != NNUE_QA
+        || w[6] != NNUE_QB || w[7] != NNUE_SCALE || (version == 2 && w[8] < 1)) {
         snprintf(err, err_size, "'%s' is not an Outpost (768 -> H) x 2 -> 1 SCReLU network", name);
         return false;
     }
-    if (w[3] > NNUE_MAX_HIDDEN) {
-        snprintf(err, err_size, "'%s' has %u hidden neurons; at most %d are supported", name, w[3], NNUE_MAX_HIDDEN);
+    uint32_t buckets = version == 1 ? 1 : w[8], checksum = w[words - 1];
+    if (w[3] > NNUE_MAX_HIDDEN || buckets > NNUE_MAX_BUCKETS) {
+        snprintf(err, err_size, "'%s' has %u hidden neurons and %u output buckets; at most %d and %d are supported",
+                 name, w[3], buckets, NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS);
         return false;
     }
-    int h = (int)w[3];
-    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + 3 * (size_t)h, bytes = n16 * 2 + 4;
-    const uint8_t *raw = data + HEADER_WORDS * 4;
-    if (size - HEADER_WORDS * 4 != bytes || fnv1a(raw, bytes, 2166136261u) != w[8]) {
+    int h = (int)w[3], nb = (int)buckets;
+    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + (size_t)h + 2 * (size_t)h * (size_t)nb, bytes = n16 * 2 + 4 * (size_t)nb;
+    const uint8_t *raw = data + words * 4;
+    if (size - words * 4 != bytes || fnv1a(raw, bytes, 2166136261u) != checksum) {
         snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", name);
         return false;
     }
@@ -53,13 +59,15 @@ bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *n
         w16[i] = (int16_t)(uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
     nnue_free(net);
     net->hidden = h;
+    net->buckets = nb;
     net->memory = w16;
     net->ft_w = w16;
     net->ft_b = w16 + (size_t)NNUE_INPUTS * (size_t)h;
     net->out_w = net->ft_b + h;
-    net->out_b = (int32_t)le32(raw + n16 * 2);
+    for (int b = 0; b < nb; b++)
+        net->out_b[b] = (int32_t)le32(raw + n16 * 2 + 4 * (size_t)b);
     net->small_out = true;
-    for (int j = 0; j < 2 * h; j++)
+    for (int j = 0; j < 2 * h * nb; j++)
         net->small_out &= net->out_w[j] >= -127 && net->out_w[j] <= 127;
     return true;
 }
@@ -72,7 +80,9 @@ bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size)
         return false;
     }
     // The largest network supported, its header and one byte more (to see a longer file).
-    size_t cap = HEADER_WORDS * 4 + ((size_t)NNUE_INPUTS * NNUE_MAX_HIDDEN + 3 * NNUE_MAX_HIDDEN) * 2 + 4 + 1;
+    size_t cap = MAX_HEADER_WORDS * 4
+               + ((size_t)NNUE_INPUTS * NNUE_MAX_HIDDEN + NNUE_MAX_HIDDEN + 2 * NNUE_MAX_HIDDEN * NNUE_MAX_BUCKETS) * 2
+               + 4 * NNUE_MAX_BUCKETS + 1;
     uint8_t *data = malloc(cap);
     if (!data) {
         fclose(f);
@@ -196,14 +206,14 @@ static int64_t half_sum(const int16_t *v, const int16_t *w, int from, int h)
 // 255), and madd against c adds pairs of c * c * w (each under 2^23.1) into 32-bit lanes;
 // over 2 x 512 neurons a lane gathers 128 of them, under 2^31. The result is the exact
 // integer the scalar loop gives.
-static int64_t output_sum_avx2(const Nnue *net, const int16_t *us, const int16_t *them)
+static int64_t output_sum_avx2(const Nnue *net, const int16_t *out_w, const int16_t *us, const int16_t *them)
 {
     const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
     __m256i acc = _mm256_setzero_si256();
     int h = net->hidden, simd_h = h & ~15;
     int64_t tail = 0;
     for (int half = 0; half < 2; half++) {
-        const int16_t *v = half ? them : us, *w = net->out_w + half * h;
+        const int16_t *v = half ? them : us, *w = out_w + half * h;
         for (int j = 0; j < simd_h; j += 16) {
             __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(v + j));
             c = _mm256_min_epi16(_mm256_max_epi16(c, zero), qa);
@@ -220,18 +230,18 @@ static int64_t output_sum_avx2(const Nnue *net, const int16_t *us, const int16_t
 }
 #endif
 
-Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side)
+Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side, int pieces)
 {
-    int h = net->hidden;
-    const int16_t *us = acc->v[side], *them = acc->v[!side];
+    int h = net->hidden, b = nnue_bucket(net->buckets, pieces);
+    const int16_t *us = acc->v[side], *them = acc->v[!side], *out_w = net->out_w + (size_t)b * 2 * (size_t)h;
     int64_t sum;
 #if defined(__AVX2__)
     if (net->small_out)
-        sum = output_sum_avx2(net, us, them);
+        sum = output_sum_avx2(net, out_w, us, them);
     else
 #endif
-        sum = half_sum(us, net->out_w, 0, h) + half_sum(them, net->out_w + h, 0, h);
-    int64_t out = sum / NNUE_QA + net->out_b;
+        sum = half_sum(us, out_w, 0, h) + half_sum(them, out_w + h, 0, h);
+    int64_t out = sum / NNUE_QA + net->out_b[b];
     Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
     // Never a mate score: the search keeps those for mates.
     return s > SCORE_TB_WIN_IN_MAX - 1 ? SCORE_TB_WIN_IN_MAX - 1 : s < -SCORE_TB_WIN_IN_MAX + 1 ? -SCORE_TB_WIN_IN_MAX + 1 : s;

@@ -189,7 +189,8 @@ static void search_make_null(SearchThread *t, SearchStack *ss)
 // The static evaluation of the node at ss: the network's when there is one.
 static Score evaluate(const SearchThread *t, const SearchStack *ss)
 {
-    return t->nnue ? nnue_evaluate(t->nnue, &t->acc[ss->ply], t->pos.side) : eval_evaluate(&t->pos);
+    return t->nnue ? nnue_evaluate(t->nnue, &t->acc[ss->ply], t->pos.side, popcount(pos_occupied(&t->pos)))
+                   : eval_evaluate(&t->pos);
 }
 
 static int history_bonus(const SearchParams *p, int depth)

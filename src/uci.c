@@ -433,7 +433,10 @@ static void cmd_setoption(Engine *e, char **tok, int n, const char *raw)
         nnue_free(&e->pending_net);
         e->pending_net = loaded;
         e->pending_clear = true; // the TT holds the old evaluation's scores
-        say(e, "info string network '%s': (768 -> %d) x 2 -> 1%s", raw, loaded.hidden,
+        char buckets[32] = "";
+        if (loaded.buckets > 1)
+            snprintf(buckets, sizeof buckets, ", %d output buckets", loaded.buckets);
+        say(e, "info string network '%s': (768 -> %d) x 2 -> 1%s%s", raw, loaded.hidden, buckets,
             e->searching ? ", in use from the next search" : "");
         reap_finished(e);
     } else if (!strcasecmp(name, "Use NNUE")) {

@@ -21,11 +21,12 @@ static int group_setup(void **state)
     (void)state;
     init_tables();
     Net f;
-    if (!nn_alloc(&f, 64, 3))
+    if (!nn_alloc(&f, 64, NNUE_MAX_BUCKETS, 3)) // every bucket's weights drawn apart
         return -1;
     for (int j = 0; j < 64; j++)
         f.ft_b[j] = 0.3f; // accumulators inside SCReLU's range for the most part
-    *f.out_b = 0.05f;
+    for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
+        f.out_b[b] = 0.05f * (float)(b - 3);
     char err[256];
     bool ok = nn_export(&f, "build/test_nnue.nnue") && nnue_load(&net, "build/test_nnue.nnue", err, sizeof err);
     nn_free(&f);
@@ -65,7 +66,7 @@ static void test_matches_reference(void **state)
         nnue_refresh(&net, &pos, &acc);
         Sample s;
         sample_of(&pos, &s);
-        Score got = nnue_evaluate(&net, &acc, pos.side);
+        Score got = nnue_evaluate(&net, &acc, pos.side, popcount(pos_occupied(&pos)));
         assert_int_equal(got, qnn_eval(&net, &s));
         nonzero += got != 0;
         n++;
@@ -163,7 +164,8 @@ static void test_symmetry(void **state)
         Accumulator a, b;
         nnue_refresh(&net, &pos, &a);
         nnue_refresh(&net, &other, &b);
-        assert_int_equal(nnue_evaluate(&net, &a, pos.side), nnue_evaluate(&net, &b, other.side));
+        assert_int_equal(nnue_evaluate(&net, &a, pos.side, popcount(pos_occupied(&pos))),
+                         nnue_evaluate(&net, &b, other.side, popcount(pos_occupied(&other))));
         n++;
     }
     fclose(f);
@@ -184,7 +186,7 @@ static void test_broken_files(void **state)
     assert_non_null(strstr(err, "truncated or corrupt"));
     assert_null(other.memory);
     Net wide;
-    assert_true(nn_alloc(&wide, NNUE_MAX_HIDDEN + 8, 1));
+    assert_true(nn_alloc(&wide, NNUE_MAX_HIDDEN + 8, 1, 1));
     assert_true(nn_export(&wide, "build/test_nnue_cut.nnue"));
     nn_free(&wide);
     assert_false(nnue_load(&other, "build/test_nnue_cut.nnue", err, sizeof err));

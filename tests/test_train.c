@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The network trainer's core (tools/nnue_train.c): the gradient against finite
 // differences, the quantised export against the float network, and that one epoch on the
-// committed sample (tests/data/nnue_sample.bin, 3,000 datagen records) lowers the loss.
+// committed sample (tests/data/nnue_sample.bin, 3,000 datagen records) lowers the loss;
+// with one output bucket and with several.
 #include "test_util.h"
 
 #include <math.h>
@@ -34,19 +35,29 @@ static float loss_of(const Net *net, const Sample *s)
     return d * d;
 }
 
-// Central differences (eps 0.01) on every parameter of a 4-neuron network for 8 samples,
-// skipping the entries whose derivative jumps within +-eps (an accumulator next to one of
-// SCReLU's kinks at 0 and 1), which must stay a small minority.
+// Central differences (eps 0.01) on every parameter of a 4-neuron network of 8 output
+// buckets for 8 samples spread over the sample file, skipping the entries whose derivative jumps within +-eps (an
+// accumulator next to one of SCReLU's kinks at 0 and 1), which must stay a small minority.
 static void test_gradient(void **state)
 {
     (void)state;
-    static Sample samples[8];
-    assert_int_equal(load_samples(samples, 8), 8);
+    static Sample all[3000], samples[8];
+    int n_all = load_samples(all, 3000);
+    assert_true(n_all > 1000);
+    for (int k = 0; k < 8; k++) // spread over the games: openings to endings
+        samples[k] = all[k * (n_all / 8)];
     Net net;
-    assert_true(nn_alloc(&net, 4, 7));
+    assert_true(nn_alloc(&net, 4, NNUE_MAX_BUCKETS, 7));
     for (int j = 0; j < 4; j++)
         net.ft_b[j] = 0.5f; // accumulators inside (0, 1) for the most part
-    *net.out_b = 0.1f;
+    for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
+        net.out_b[b] = 0.1f;
+    int used[NNUE_MAX_BUCKETS] = {0}, n_used = 0;
+    for (int k = 0; k < 8; k++)
+        used[nnue_bucket(NNUE_MAX_BUCKETS, samples[k].n)] = 1;
+    for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
+        n_used += used[b];
+    assert_true(n_used >= 2); // the samples reach more than one output layer
     const float eps = 1e-2f;
     int checked = 0, skipped = 0;
     for (int k = 0; k < 8; k++) {
@@ -88,7 +99,8 @@ static void test_gradient(void **state)
         }
         free(grad);
     }
-    print_message("%d gradient entries checked, %d next to a kink skipped\n", checked, skipped);
+    print_message("%d gradient entries checked, %d next to a kink skipped; %d output buckets used\n", checked, skipped,
+                  n_used);
     assert_true(checked > 500 && skipped < checked / 5);
     nn_free(&net);
 }
@@ -96,15 +108,14 @@ static void test_gradient(void **state)
 // One epoch of AdamW on the sample (batches of 64) lowers its mean loss; then the
 // exported network, loaded back, evaluates every sample within a small tolerance of the
 // float network (the quantisation's rounding: weights in 1/255 and 1/64 steps).
-static void test_train_and_export(void **state)
+static void train_and_export(int buckets)
 {
-    (void)state;
     static Sample samples[3000];
     int n = load_samples(samples, 3000);
     assert_true(n > 1000);
     Net net;
     Adam adam;
-    assert_true(nn_alloc(&net, 32, 1));
+    assert_true(nn_alloc(&net, 32, buckets, 1));
     assert_true(adam_alloc(&adam, net.n_params));
     adam.lr = 0.002f;
     double before = 0;
@@ -146,6 +157,7 @@ static void test_train_and_export(void **state)
     Net rec;
     assert_true(nn_from_export(&rec, &q));
     assert_int_equal(rec.hidden, 32);
+    assert_int_equal(rec.buckets, buckets);
     worst = 0;
     for (int i = 0; i < n; i++) {
         double d = fabs(nn_forward(&rec, &samples[i]) * NN_SCALE - qnn_eval(&q, &samples[i]));
@@ -195,6 +207,7 @@ static void test_train_and_export(void **state)
     assert_true(nn_load_checkpoint(&back, &back_adam, &epoch, ck));
     assert_int_equal(epoch, 3);
     assert_int_equal(back.hidden, 32);
+    assert_int_equal(back.buckets, buckets);
     assert_memory_equal(back.p, net.p, net.n_params * sizeof(float));
     assert_memory_equal(back_adam.v, adam.v, net.n_params * sizeof(float));
     assert_int_equal(back_adam.step, adam.step);
@@ -204,6 +217,46 @@ static void test_train_and_export(void **state)
     free(grad);
     adam_free(&adam);
     nn_free(&net);
+}
+
+static void test_train_and_export(void **state)
+{
+    (void)state;
+    train_and_export(1);
+    train_and_export(NNUE_MAX_BUCKETS);
+}
+
+// A network of one bucket widened to several evaluates every sample exactly as before,
+// in float and exported; a network of several buckets is not widened again.
+static void test_widen(void **state)
+{
+    (void)state;
+    static Sample samples[500];
+    int n = load_samples(samples, 500);
+    Net one, wide;
+    assert_true(nn_alloc(&one, 16, 1, 5));
+    assert_true(nn_alloc(&wide, 16, 1, 5));
+    *one.out_b = *wide.out_b = 0.2f;
+    assert_true(nn_widen(&wide, NNUE_MAX_BUCKETS));
+    assert_int_equal(wide.buckets, NNUE_MAX_BUCKETS);
+    assert_true(nn_export(&one, "build/test_widen_1.nnue") && nn_export(&wide, "build/test_widen_8.nnue"));
+    Nnue q1 = {0}, q8 = {0};
+    char err[256];
+    assert_true(nnue_load(&q1, "build/test_widen_1.nnue", err, sizeof err));
+    assert_true(nnue_load(&q8, "build/test_widen_8.nnue", err, sizeof err));
+    assert_int_equal(q8.buckets, NNUE_MAX_BUCKETS);
+    for (int i = 0; i < n; i++) {
+        assert_true(nn_forward(&one, &samples[i]) == nn_forward(&wide, &samples[i]));
+        assert_int_equal(qnn_eval(&q1, &samples[i]), qnn_eval(&q8, &samples[i]));
+    }
+    assert_false(nn_widen(&wide, 4));
+    assert_true(nn_widen(&wide, NNUE_MAX_BUCKETS));
+    nnue_free(&q1);
+    nnue_free(&q8);
+    nn_free(&one);
+    nn_free(&wide);
+    remove("build/test_widen_1.nnue");
+    remove("build/test_widen_8.nnue");
 }
 
 // The features: own pieces first, black's view mirrored; a position and its colour
@@ -268,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_features),
         cmocka_unit_test(test_gradient),
         cmocka_unit_test(test_train_and_export),
+        cmocka_unit_test(test_widen),
     };
     return cmocka_run_group_tests_name("train", tests, NULL, NULL);
 }

@@ -16,15 +16,19 @@ static void set_views(Net *net)
     net->ft_w = net->p;
     net->ft_b = net->ft_w + (size_t)NN_INPUTS * (size_t)h;
     net->out_w = net->ft_b + h;
-    net->out_b = net->out_w + 2 * h;
+    net->out_b = net->out_w + 2 * (size_t)h * (size_t)net->buckets;
 }
 
-static size_t params_of(int hidden) { return (size_t)NN_INPUTS * (size_t)hidden + (size_t)hidden * 3 + 1; }
+static size_t params_of(int hidden, int buckets)
+{
+    return (size_t)NN_INPUTS * (size_t)hidden + (size_t)hidden + (2 * (size_t)hidden + 1) * (size_t)buckets;
+}
 
-bool nn_alloc(Net *net, int hidden, uint64_t seed)
+bool nn_alloc(Net *net, int hidden, int buckets, uint64_t seed)
 {
     net->hidden = hidden;
-    net->n_params = params_of(hidden);
+    net->buckets = buckets;
+    net->n_params = params_of(hidden, buckets);
     net->p = calloc(net->n_params, sizeof(float));
     if (!net->p)
         return false;
@@ -33,7 +37,7 @@ bool nn_alloc(Net *net, int hidden, uint64_t seed)
     float ft = 1.0f / sqrtf(32.0f), out = 1.0f / sqrtf(2.0f * (float)hidden);
     for (size_t i = 0; i < (size_t)NN_INPUTS * (size_t)hidden; i++)
         net->ft_w[i] = ft * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
-    for (int i = 0; i < 2 * hidden; i++)
+    for (int i = 0; i < 2 * hidden * buckets; i++)
         net->out_w[i] = out * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
     return true;
 }
@@ -115,14 +119,18 @@ static float screlu(float x)
 
 enum { MAX_HIDDEN = 4096 };
 
+// The sample's output bucket.
+static int bucket_of(const Net *net, const Sample *s) { return nnue_bucket(net->buckets, s->n); }
+
 // The output, with the accumulators (before activation) left in acc_us and acc_them.
 static float forward(const Net *net, const Sample *s, float *acc_us, float *acc_them)
 {
     accumulate(net, s, acc_us, acc_them);
-    int h = net->hidden;
-    float out = *net->out_b;
+    int h = net->hidden, b = bucket_of(net, s);
+    const float *w = net->out_w + (size_t)b * 2 * (size_t)h;
+    float out = net->out_b[b];
     for (int j = 0; j < h; j++)
-        out += net->out_w[j] * screlu(acc_us[j]) + net->out_w[h + j] * screlu(acc_them[j]);
+        out += w[j] * screlu(acc_us[j]) + w[h + j] * screlu(acc_them[j]);
     return out;
 }
 
@@ -136,18 +144,19 @@ float nn_backward(const Net *net, const Sample *s, float *grad)
 {
     float acc_us[MAX_HIDDEN], acc_them[MAX_HIDDEN];
     float out = forward(net, s, acc_us, acc_them);
-    int h = net->hidden;
+    int h = net->hidden, b = bucket_of(net, s);
     float pred = sigmoidf(out), diff = pred - s->target;
     float d_out = 2.0f * diff * pred * (1.0f - pred);
-    float *g_ft_w = grad, *g_ft_b = grad + (size_t)NN_INPUTS * (size_t)h, *g_out_w = g_ft_b + h;
-    float *g_out_b = g_out_w + 2 * h;
-    *g_out_b += d_out;
+    size_t out_at = (size_t)b * 2 * (size_t)h;
+    const float *w = net->out_w + out_at;
+    float *g_ft_w = grad, *g_ft_b = grad + (size_t)NN_INPUTS * (size_t)h, *g_out_w = g_ft_b + h + out_at;
+    grad[net->out_b + b - net->p] += d_out;
     for (int j = 0; j < h; j++) {
         g_out_w[j] += d_out * screlu(acc_us[j]);
         g_out_w[h + j] += d_out * screlu(acc_them[j]);
         // d screlu(x) / dx = 2x inside (0, 1), else 0; reuse the accumulators for it.
-        acc_us[j] = acc_us[j] > 0.0f && acc_us[j] < 1.0f ? d_out * net->out_w[j] * 2.0f * acc_us[j] : 0.0f;
-        acc_them[j] = acc_them[j] > 0.0f && acc_them[j] < 1.0f ? d_out * net->out_w[h + j] * 2.0f * acc_them[j] : 0.0f;
+        acc_us[j] = acc_us[j] > 0.0f && acc_us[j] < 1.0f ? d_out * w[j] * 2.0f * acc_us[j] : 0.0f;
+        acc_them[j] = acc_them[j] > 0.0f && acc_them[j] < 1.0f ? d_out * w[h + j] * 2.0f * acc_them[j] : 0.0f;
         g_ft_b[j] += acc_us[j] + acc_them[j];
     }
     for (int k = 0; k < s->n; k++) {
@@ -190,7 +199,7 @@ void adam_step(Adam *a, Net *net, const float *grad)
         a->m[i] = a->beta1 * a->m[i] + (1.0f - a->beta1) * g;
         a->v[i] = a->beta2 * a->v[i] + (1.0f - a->beta2) * g * g;
         float w = net->p[i];
-        bool weight = i < n_w || (i >= out_w && i < out_w + 2 * (size_t)net->hidden);
+        bool weight = i < n_w || (i >= out_w && i < out_w + 2 * (size_t)net->hidden * (size_t)net->buckets);
         w -= a->lr * ((a->m[i] / c1) / (sqrtf(a->v[i] / c2) + a->eps) + (weight ? a->decay * w : 0.0f));
         if (weight)
             w = w < -NN_CLIP ? -NN_CLIP : w > NN_CLIP ? NN_CLIP : w;
@@ -200,7 +209,7 @@ void adam_step(Adam *a, Net *net, const float *grad)
 
 /* ---------------------------------------------------------------- files */
 
-enum { CKPT_MAGIC = 0x4B43504Fu, NET_MAGIC = 0x4E4E504Fu, NET_VERSION = 1, ACT_SCRELU = 1 };
+enum { CKPT_MAGIC = 0x4B43504Fu, NET_MAGIC = 0x4E4E504Fu, ACT_SCRELU = 1 };
 
 static uint32_t fnv1a(const uint8_t *p, size_t n, uint32_t h)
 {
@@ -216,7 +225,7 @@ bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char 
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return false;
-    uint32_t head[4] = {CKPT_MAGIC, (uint32_t)net->hidden, (uint32_t)epoch, 0};
+    uint32_t head[4] = {CKPT_MAGIC, (uint32_t)net->hidden, (uint32_t)epoch, (uint32_t)net->buckets};
     int64_t step = adam ? adam->step : 0;
     bool ok = fwrite(head, sizeof head, 1, f) == 1 && fwrite(&step, sizeof step, 1, f) == 1
            && fwrite(net->p, sizeof(float), net->n_params, f) == net->n_params;
@@ -233,8 +242,10 @@ bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path)
         return false;
     uint32_t head[4];
     int64_t step;
+    // head[3], the bucket count, is 0 in the checkpoints of before buckets: one bucket.
     bool ok = fread(head, sizeof head, 1, f) == 1 && fread(&step, sizeof step, 1, f) == 1 && head[0] == CKPT_MAGIC
-           && head[1] >= 1 && head[1] <= MAX_HIDDEN && nn_alloc(net, (int)head[1], 0);
+           && head[1] >= 1 && head[1] <= MAX_HIDDEN && head[3] <= NNUE_MAX_BUCKETS
+           && nn_alloc(net, (int)head[1], head[3] ? (int)head[3] : 1, 0);
     ok = ok && fread(net->p, sizeof(float), net->n_params, f) == net->n_params;
     if (ok && adam) {
         ok = adam_alloc(adam, net->n_params) && fread(adam->m, sizeof(float), net->n_params, f) == net->n_params
@@ -255,22 +266,30 @@ static int16_t quant16(float x, float q)
 
 bool nn_export(const Net *net, const char *path)
 {
-    int h = net->hidden;
-    size_t n16 = (size_t)NN_INPUTS * (size_t)h + (size_t)h + 2 * (size_t)h;
+    int h = net->hidden, nb = net->buckets;
+    size_t n_ft = (size_t)NN_INPUTS * (size_t)h + (size_t)h, n16 = n_ft + 2 * (size_t)h * (size_t)nb;
     int16_t *w16 = malloc(n16 * sizeof *w16);
     if (!w16)
         return false;
-    for (size_t i = 0; i < (size_t)NN_INPUTS * (size_t)h + (size_t)h; i++) // ft_w then ft_b
+    for (size_t i = 0; i < n_ft; i++) // ft_w then ft_b
         w16[i] = quant16(net->p[i], NN_QA);
-    for (int j = 0; j < 2 * h; j++)
-        w16[(size_t)NN_INPUTS * (size_t)h + (size_t)h + (size_t)j] = quant16(net->out_w[j], NN_QB);
-    int32_t out_b = (int32_t)lroundf(*net->out_b * NN_QA * NN_QB);
+    for (size_t j = 0; j < n16 - n_ft; j++)
+        w16[n_ft + j] = quant16(net->out_w[j], NN_QB);
+    int32_t out_b[NNUE_MAX_BUCKETS];
+    for (int b = 0; b < nb; b++)
+        out_b[b] = (int32_t)lroundf(net->out_b[b] * NN_QA * NN_QB);
     uint32_t sum = fnv1a((const uint8_t *)w16, n16 * sizeof *w16, 2166136261u);
-    sum = fnv1a((const uint8_t *)&out_b, sizeof out_b, sum);
-    uint32_t head[9] = {NET_MAGIC, NET_VERSION, NN_INPUTS, (uint32_t)h, ACT_SCRELU, NN_QA, NN_QB, NN_SCALE, sum};
+    sum = fnv1a((const uint8_t *)out_b, (size_t)nb * sizeof *out_b, sum);
+    uint32_t head[10] = {NET_MAGIC, 2, NN_INPUTS, (uint32_t)h, ACT_SCRELU, NN_QA, NN_QB, NN_SCALE, (uint32_t)nb, sum};
+    size_t words = 10;
+    if (nb == 1) { // version 1: no bucket count
+        head[1] = 1;
+        head[8] = sum;
+        words = 9;
+    }
     FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(head, sizeof head, 1, f) == 1 && fwrite(w16, sizeof *w16, n16, f) == n16
-           && fwrite(&out_b, sizeof out_b, 1, f) == 1;
+    bool ok = f && nb <= NNUE_MAX_BUCKETS && fwrite(head, sizeof *head, words, f) == words
+           && fwrite(w16, sizeof *w16, n16, f) == n16 && fwrite(out_b, sizeof *out_b, (size_t)nb, f) == (size_t)nb;
     ok = f && fclose(f) == 0 && ok;
     free(w16);
     return ok;
@@ -278,22 +297,42 @@ bool nn_export(const Net *net, const char *path)
 
 bool nn_from_export(Net *net, const Nnue *q)
 {
-    if (!nn_alloc(net, q->hidden, 0))
+    if (!nn_alloc(net, q->hidden, q->buckets, 0))
         return false;
     size_t h = (size_t)q->hidden;
     for (size_t i = 0; i < NN_INPUTS * h; i++)
         net->ft_w[i] = (float)q->ft_w[i] / NN_QA;
     for (size_t j = 0; j < h; j++)
         net->ft_b[j] = (float)q->ft_b[j] / NN_QA;
-    for (size_t j = 0; j < 2 * h; j++)
+    for (size_t j = 0; j < 2 * h * (size_t)q->buckets; j++)
         net->out_w[j] = (float)q->out_w[j] / NN_QB;
-    *net->out_b = (float)q->out_b / (NN_QA * NN_QB);
+    for (int b = 0; b < q->buckets; b++)
+        net->out_b[b] = (float)q->out_b[b] / (NN_QA * NN_QB);
+    return true;
+}
+
+bool nn_widen(Net *net, int buckets)
+{
+    if (net->buckets == buckets)
+        return true;
+    Net wide;
+    if (net->buckets != 1 || buckets < 1 || buckets > NNUE_MAX_BUCKETS || !nn_alloc(&wide, net->hidden, buckets, 0))
+        return false;
+    size_t h = (size_t)net->hidden;
+    memcpy(wide.p, net->p, (NN_INPUTS * h + h) * sizeof(float)); // ft_w, ft_b
+    for (int b = 0; b < buckets; b++) {
+        memcpy(wide.out_w + (size_t)b * 2 * h, net->out_w, 2 * h * sizeof(float));
+        wide.out_b[b] = *net->out_b;
+    }
+    nn_free(net);
+    *net = wide;
     return true;
 }
 
 int qnn_eval(const Nnue *q, const Sample *s)
 {
-    int h = q->hidden;
+    int h = q->hidden, b = nnue_bucket(q->buckets, s->n);
+    const int16_t *out_w = q->out_w + (size_t)b * 2 * (size_t)h;
     int64_t sum = 0;
     for (int side = 0; side < 2; side++) {
         const uint16_t *feats = side ? s->them : s->us;
@@ -302,10 +341,10 @@ int qnn_eval(const Nnue *q, const Sample *s)
             for (int k = 0; k < s->n; k++)
                 acc += q->ft_w[(size_t)feats[k] * (size_t)h + (size_t)j];
             int32_t c = acc < 0 ? 0 : acc > NN_QA ? NN_QA : acc;
-            sum += (int64_t)c * c * q->out_w[side * h + j];
+            sum += (int64_t)c * c * out_w[side * h + j];
         }
     }
     // sum is in QA * QA * QB units: one QA goes, the bias (QA * QB) is added, then scaled.
-    int64_t out = sum / NN_QA + q->out_b;
+    int64_t out = sum / NN_QA + q->out_b[b];
     return (int)(out * NN_SCALE / (NN_QA * NN_QB));
 }

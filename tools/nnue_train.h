@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The network trainer's core (docs/NNUE.md): a (768 -> H) x 2 -> 1 network with SCReLU,
-// its loss and exact gradient, AdamW, checkpoints and the quantised export. tools/train.c
+// The network trainer's core (docs/NNUE.md): a (768 -> H) x 2 -> 1 network with SCReLU
+// and B output buckets (nnue_bucket: one output layer per range of piece counts), its loss and exact gradient, AdamW, checkpoints and the quantised export. tools/train.c
 // is the command line around it; tests/test_train.c checks the gradient, the export and
 // that training lowers the loss.
 #ifndef OUTPOST_NNUE_TRAIN_H
@@ -26,17 +26,18 @@ enum {
 
 // The float network: every parameter in one array p, reached through the views below.
 typedef struct {
-    int hidden;
+    int hidden, buckets;
     size_t n_params;
     float *p;
     float *ft_w;  // [NN_INPUTS][hidden], feature-major
     float *ft_b;  // [hidden]
-    float *out_w; // [2 * hidden]: side to move's accumulator first
-    float *out_b; // [1]
+    float *out_w; // [buckets][2 * hidden]: side to move's accumulator first
+    float *out_b; // [buckets]
 } Net;
 
-// One training sample: the active features of both perspectives, side to move first,
-// and the target (a probability of winning for the side to move).
+// One training sample: the active features of both perspectives, side to move first
+// (n of them: the number of pieces, which picks the output bucket), and the target (a
+// probability of winning for the side to move).
 typedef struct {
     int n;
     uint16_t us[NN_MAX_FEATURES], them[NN_MAX_FEATURES];
@@ -44,7 +45,7 @@ typedef struct {
 } Sample;
 
 // Allocates a network with small random weights (seeded) and zero biases.
-bool nn_alloc(Net *net, int hidden, uint64_t seed);
+bool nn_alloc(Net *net, int hidden, int buckets, uint64_t seed);
 void nn_free(Net *net);
 
 // The feature index of a piece on a square, seen by perspective `view`: own pieces first,
@@ -93,16 +94,23 @@ bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path);
 
 /*
  * The exported, quantised network (what the engine will embed), little-endian:
- *   header  9 x u32: magic "OPNN" (0x4E4E504F), version 1, inputs 768, hidden H,
- *           activation 1 (SCReLU), QA, QB, SCALE, FNV-1a 32 checksum of the payload
- *   payload int16 ft_w[768][H] (x QA), int16 ft_b[H] (x QA), int16 out_w[2H] (x QB),
- *           int32 out_b (x QA x QB)
+ *   header  u32: magic "OPNN" (0x4E4E504F), version, inputs 768, hidden H, activation 1
+ *           (SCReLU), QA, QB, SCALE, then in version 2 the bucket count B, and last the
+ *           FNV-1a 32 checksum of the payload; version 1 (9 words) is the form of B = 1
+ *   payload int16 ft_w[768][H] (x QA), int16 ft_b[H] (x QA), int16 out_w[B][2H] (x QB),
+ *           int32 out_b[B] (x QA x QB)
+ * A network of one bucket is written as version 1, so the networks of before buckets
+ * export to the same bytes.
  */
 bool nn_export(const Net *net, const char *path);
 // The float network of an exported one (loaded with nnue_load), allocated here: each
 // integer divided by its scale, so that exporting it again gives the same file. How a
 // network whose checkpoint is gone is fine-tuned (train --init NET.nnue).
 bool nn_from_export(Net *net, const Nnue *q);
+// Gives a network of one output bucket `buckets` of them, each a copy of its output layer
+// (the same outputs: where fine-tuning into buckets starts). False for a network that
+// already has several, unless it has that many.
+bool nn_widen(Net *net, int buckets);
 // The exported network's evaluation of a sample in centipawns (side to move), computed
 // from the sample's features: a reference for the engine's accumulators (nnue.c), which
 // load the file with nnue_load.

@@ -3,6 +3,8 @@
 //
 //   train -o OUT.nnue [options] DATA...   DATA: datagen folders or .bin files
 //     -H N        hidden neurons per perspective (default 256)
+//     -O N        output buckets, 1 to 8 (default 1; with --init, the start's count or,
+//                 from a network of one bucket, its output layer copied into N)
 //     -e N        epochs in all (default 10); -b N batch size (default 16384)
 //     -l X        learning rate at the start (default 0.001), cosine-decayed to 1 % of it
 //     -w X        weight of the game result in the target (default 0.1)
@@ -167,7 +169,7 @@ static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
+    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
                     "             [--resume CKPT | --init CKPT] DATA...\n");
     return 2;
 }
@@ -178,7 +180,7 @@ int main(int argc, char **argv)
     zobrist_init();
     psqt_init();
     const char *out = NULL, *ckpt = NULL, *resume = NULL, *init = NULL;
-    int hidden = 256, epochs = 10, batch = 16384, threads = 2;
+    int hidden = 256, buckets = 0, epochs = 10, batch = 16384, threads = 2;
     float lr = 0.001f, wdl = 0.1f;
     uint64_t seed = 1;
     bool mirror = false;
@@ -201,6 +203,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--resume")) resume = v;
         else if (!strcmp(a, "--init")) init = v;
         else if (!strcmp(a, "-H")) hidden = atoi(v);
+        else if (!strcmp(a, "-O")) buckets = atoi(v);
         else if (!strcmp(a, "-e")) epochs = atoi(v);
         else if (!strcmp(a, "-b")) batch = atoi(v);
         else if (!strcmp(a, "-t")) threads = atoi(v);
@@ -209,8 +212,9 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-s")) seed = strtoull(v, NULL, 10);
         else return usage();
     }
-    if (!out || first_data >= argc || hidden < 1 || hidden > 4096 || epochs < 1 || batch < 1 || threads < 1
-        || threads > MAX_THREADS || !(lr > 0) || !(wdl >= 0 && wdl <= 1) || (resume && init))
+    if (!out || first_data >= argc || hidden < 1 || hidden > 4096 || buckets < 0 || buckets > NNUE_MAX_BUCKETS
+        || epochs < 1 || batch < 1 || threads < 1 || threads > MAX_THREADS || !(lr > 0) || !(wdl >= 0 && wdl <= 1)
+        || (resume && init) || (resume && buckets))
         return usage();
     char ckpt_default[1024];
     snprintf(ckpt_default, sizeof ckpt_default, "%s.ckpt", out);
@@ -237,6 +241,10 @@ int main(int argc, char **argv)
             loaded = nn_from_export(&net, &q);
             nnue_free(&q);
         }
+        if (loaded && init && buckets && !nn_widen(&net, buckets)) {
+            fprintf(stderr, "train: %s has %d output buckets, not 1 or %d\n", init, net.buckets, buckets);
+            return 1;
+        }
         if (!loaded) {
             fprintf(stderr, "train: cannot load %s %s%s%s\n", resume ? "checkpoint" : "checkpoint or network",
                     resume ? resume : init, err[0] ? ": " : "", err);
@@ -247,9 +255,9 @@ int main(int argc, char **argv)
             if (!adam_alloc(&adam, net.n_params))
                 return 1;
         }
-        fprintf(stderr, "%s %s: H %d, %d epochs done\n", resume ? "resuming" : "fine-tuning from", resume ? resume : init,
-                net.hidden, done);
-    } else if (!nn_alloc(&net, hidden, seed) || !adam_alloc(&adam, net.n_params)) {
+        fprintf(stderr, "%s %s: H %d, %d output buckets, %d epochs done\n", resume ? "resuming" : "fine-tuning from",
+                resume ? resume : init, net.hidden, net.buckets, done);
+    } else if (!nn_alloc(&net, hidden, buckets ? buckets : 1, seed) || !adam_alloc(&adam, net.n_params)) {
         fprintf(stderr, "train: out of memory\n");
         return 1;
     }
