@@ -191,6 +191,9 @@ static void test_broken_files(void **state)
     nn_free(&wide);
     assert_false(nnue_load(&other, "build/test_nnue_cut.nnue", err, sizeof err));
     assert_non_null(strstr(err, "at most 512"));
+    assert_true(nn_alloc(&wide, 8, NNUE_MAX_BUCKETS + 1, 1));
+    assert_false(nn_export(&wide, "build/test_nnue_cut.nnue")); // more buckets than the engine reads
+    nn_free(&wide);
     remove("build/test_nnue_cut.nnue");
 }
 

@@ -267,6 +267,8 @@ static int16_t quant16(float x, float q)
 bool nn_export(const Net *net, const char *path)
 {
     int h = net->hidden, nb = net->buckets;
+    if (nb < 1 || nb > NNUE_MAX_BUCKETS) // more than the engine reads
+        return false;
     size_t n_ft = (size_t)NN_INPUTS * (size_t)h + (size_t)h, n16 = n_ft + 2 * (size_t)h * (size_t)nb;
     int16_t *w16 = malloc(n16 * sizeof *w16);
     if (!w16)
@@ -288,7 +290,7 @@ bool nn_export(const Net *net, const char *path)
         words = 9;
     }
     FILE *f = fopen(path, "wb");
-    bool ok = f && nb <= NNUE_MAX_BUCKETS && fwrite(head, sizeof *head, words, f) == words
+    bool ok = f && fwrite(head, sizeof *head, words, f) == words
            && fwrite(w16, sizeof *w16, n16, f) == n16 && fwrite(out_b, sizeof *out_b, (size_t)nb, f) == (size_t)nb;
     ok = f && fclose(f) == 0 && ok;
     free(w16);
