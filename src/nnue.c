@@ -44,7 +44,8 @@ bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *n
         return false;
     }
     int h = (int)w[3], nb = (int)buckets;
-    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + (size_t)h + 2 * (size_t)h * (size_t)nb, bytes = n16 * 2 + 4 * (size_t)nb;
+    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + (size_t)h + 2 * (size_t)h * (size_t)nb;
+    size_t bytes = n16 * 2 + 4 * (size_t)nb; // the int16 weights, then the int32 biases
     const uint8_t *raw = data + words * 4;
     if (size - words * 4 != bytes || fnv1a(raw, bytes, 2166136261u) != checksum) {
         snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", name);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The network trainer's core (docs/NNUE.md): a (768 -> H) x 2 -> 1 network with SCReLU
-// and B output buckets (nnue_bucket: one output layer per range of piece counts), its loss and exact gradient, AdamW, checkpoints and the quantised export. tools/train.c
-// is the command line around it; tests/test_train.c checks the gradient, the export and
-// that training lowers the loss.
+// and B output buckets (nnue_bucket: one output layer per range of piece counts), its loss
+// and exact gradient, AdamW, checkpoints and the quantised export. tools/train.c is the
+// command line around it; tests/test_train.c checks the gradient, the export and that
+// training lowers the loss.
 #ifndef OUTPOST_NNUE_TRAIN_H
 #define OUTPOST_NNUE_TRAIN_H
 
