@@ -20,6 +20,7 @@ enum {
 
 typedef struct {
     int hidden, buckets;
+    uint32_t checksum; // the header's checksum of every weight: the network's name in logs
     int16_t *ft_w;  // [NNUE_INPUTS][hidden]
     int16_t *ft_b;  // [hidden]
     int16_t *out_w; // [buckets][2 * hidden]: the side to move's half first

@@ -61,6 +61,7 @@ bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *n
     nnue_free(net);
     net->hidden = h;
     net->buckets = nb;
+    net->checksum = checksum;
     net->memory = w16;
     net->ft_w = w16;
     net->ft_b = w16 + (size_t)NNUE_INPUTS * (size_t)h;

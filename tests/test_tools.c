@@ -49,7 +49,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
-    sh("rm -rf %s %s-a %s-b %s-n", data_dir, data_dir, data_dir, data_dir);
+    sh("rm -rf %s %s-a %s-b %s-c %s-n", data_dir, data_dir, data_dir, data_dir, data_dir);
     remove(data_path);
     remove(weights_path);
     return 0;
@@ -150,6 +150,29 @@ static void test_datagen_network(void **state)
                         data_dir, data_dir),
                      0);
     assert_int_equal(sh("test $(stat -c %%s %s-n/data-0.bin) -gt $(stat -c %%s %s-n/first.bin)", data_dir, data_dir), 0);
+}
+
+// The settings name a network by its header's checksum, the last header word in either
+// format version (the bucket count sits before it in version 2): two networks of the same
+// shape must not share a name, or a resume could mix their games.
+static void test_datagen_network_name(void **state)
+{
+    (void)state;
+    const char *nets[] = {"tests/data/nnue_tiny.nnue", "nets/default.nnue"};
+    for (int i = 0; i < 2; i++) {
+        uint32_t header[10] = {0};
+        FILE *f = fopen(nets[i], "rb");
+        assert_non_null(f);
+        assert_int_equal(fread(header, sizeof header, 1, f), 1);
+        fclose(f);
+        assert_true(header[1] == 1 || header[1] == 2);
+        uint32_t checksum = header[1] == 1 ? header[8] : header[9];
+        assert_int_equal(sh("rm -rf %s-c && %s/datagen %s-c -g 1 -n 300 -s 9 -e %s 2>/dev/null", data_dir,
+                            tools_dir(), data_dir, nets[i]),
+                         0);
+        assert_int_equal(sh("grep -qx 'nodes 300 seed 9 eval network %08x' %s-c/settings", (unsigned)checksum, data_dir),
+                         0);
+    }
 }
 
 static void test_datagen_output(void **state)
@@ -277,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_packpos_round_trip),
         cmocka_unit_test(test_datagen_resume),
         cmocka_unit_test(test_datagen_network),
+        cmocka_unit_test(test_datagen_network_name),
         cmocka_unit_test(test_datagen_output),
         cmocka_unit_test(test_train_command),
         cmocka_unit_test(test_tune_round_trip),

@@ -233,32 +233,20 @@ static int run_worker(const Config *cfg, int w)
 
 // The settings line of a run: nodes, seed and evaluation (a network by the checksum in
 // its header, which covers every weight).
-static bool settings_line(const Config *cfg, char *out, size_t size)
+static void settings_line(const Config *cfg, char *out, size_t size)
 {
-    if (!cfg->net_path) {
+    if (!cfg->net)
         snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval hand-written\n", cfg->nodes, cfg->seed);
-        return true;
-    }
-    uint32_t header[9];
-    FILE *f = fopen(cfg->net_path, "rb");
-    bool ok = f && fread(header, sizeof header, 1, f) == 1;
-    if (f)
-        fclose(f);
-    if (!ok)
-        return false;
-    snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval network %08" PRIx32 "\n", cfg->nodes, cfg->seed,
-             header[8]);
-    return true;
+    else
+        snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval network %08" PRIx32 "\n", cfg->nodes,
+                 cfg->seed, cfg->net->checksum);
 }
 
 // Writes DIR/settings on a run's first command; later commands must match it.
 static bool check_settings(const Config *cfg)
 {
     char want[160], have[160] = "", path[512];
-    if (!settings_line(cfg, want, sizeof want)) {
-        fprintf(stderr, "datagen: cannot read %s\n", cfg->net_path);
-        return false;
-    }
+    settings_line(cfg, want, sizeof want);
     snprintf(path, sizeof path, "%s/settings", cfg->dir);
     FILE *f = fopen(path, "r");
     if (f) {
