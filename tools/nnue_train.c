@@ -282,13 +282,11 @@ bool nn_export(const Net *net, const char *path)
         out_b[b] = (int32_t)lroundf(net->out_b[b] * NN_QA * NN_QB);
     uint32_t sum = fnv1a((const uint8_t *)w16, n16 * sizeof *w16, 2166136261u);
     sum = fnv1a((const uint8_t *)out_b, (size_t)nb * sizeof *out_b, sum);
-    uint32_t head[10] = {NET_MAGIC, 2, NN_INPUTS, (uint32_t)h, ACT_SCRELU, NN_QA, NN_QB, NN_SCALE, (uint32_t)nb, sum};
-    size_t words = 10;
-    if (nb == 1) { // version 1: no bucket count
-        head[1] = 1;
-        head[8] = sum;
-        words = 9;
-    }
+    uint32_t head[10] = {NET_MAGIC, nb == 1 ? 1 : 2, NN_INPUTS, (uint32_t)h, ACT_SCRELU, NN_QA, NN_QB, NN_SCALE};
+    size_t words = 8;
+    if (nb > 1) // version 2 adds the bucket count; version 1 is the one-bucket form
+        head[words++] = (uint32_t)nb;
+    head[words++] = sum;
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(head, sizeof *head, words, f) == words
            && fwrite(w16, sizeof *w16, n16, f) == n16 && fwrite(out_b, sizeof *out_b, (size_t)nb, f) == (size_t)nb;
