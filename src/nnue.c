@@ -22,7 +22,10 @@ static uint32_t fnv1a(const uint8_t *p, size_t n, uint32_t h)
     return h;
 }
 
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *name, char *err, size_t err_size)
 {
@@ -246,5 +249,6 @@ Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side, int piece
     int64_t out = sum / NNUE_QA + net->out_b[b];
     Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
     // Never a mate score: the search keeps those for mates.
-    return s > SCORE_TB_WIN_IN_MAX - 1 ? SCORE_TB_WIN_IN_MAX - 1 : s < -SCORE_TB_WIN_IN_MAX + 1 ? -SCORE_TB_WIN_IN_MAX + 1 : s;
+    Score cap = SCORE_TB_WIN_IN_MAX - 1;
+    return s > cap ? cap : s < -cap ? -cap : s;
 }

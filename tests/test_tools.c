@@ -149,7 +149,8 @@ static void test_datagen_network(void **state)
     assert_int_equal(sh("cmp -s -n $(stat -c %%s %s-n/first.bin) %s-n/data-0.bin %s-n/first.bin", data_dir,
                         data_dir, data_dir),
                      0);
-    assert_int_equal(sh("test $(stat -c %%s %s-n/data-0.bin) -gt $(stat -c %%s %s-n/first.bin)", data_dir, data_dir), 0);
+    assert_int_equal(sh("test $(stat -c %%s %s-n/data-0.bin) -gt $(stat -c %%s %s-n/first.bin)", data_dir, data_dir),
+                     0);
 }
 
 // The settings name a network by its header's checksum, the last header word in either
@@ -170,8 +171,8 @@ static void test_datagen_network_name(void **state)
         assert_int_equal(sh("rm -rf %s-c && %s/datagen %s-c -g 1 -n 300 -s 9 -e %s 2>/dev/null", data_dir,
                             tools_dir(), data_dir, nets[i]),
                          0);
-        assert_int_equal(sh("grep -qx 'nodes 300 seed 9 eval network %08x' %s-c/settings", (unsigned)checksum, data_dir),
-                         0);
+        assert_int_equal(
+            sh("grep -qx 'nodes 300 seed 9 eval network %08x' %s-c/settings", (unsigned)checksum, data_dir), 0);
     }
 }
 
