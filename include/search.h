@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The search: iterative deepening with aspiration windows over a principal-variation
-// alpha-beta negamax, quiescence search, and the move ordering that feeds them. All its
-// state lives in one SearchThread, so more threads can be added later.
-// search_run() is the main thread's driver (limits, output, the bestmove line); the
-// iterative deepening below it is what every search thread runs.
+// The tree search: a principal-variation alpha-beta negamax and quiescence search over a
+// per-ply stack, and the types every search thread keeps its state in (one SearchThread
+// per thread, none shared but the TT and the counters read through `team`). The driver
+// that runs iterative deepening over it, prints and coordinates the threads is root.h's.
 #ifndef OUTPOST_SEARCH_H
 #define OUTPOST_SEARCH_H
 
@@ -65,8 +64,10 @@ typedef struct {
 // Sentinel entries before the root: enough for the deepest look back (ss - 2).
 enum { STACK_OFFSET = 2 };
 
-typedef struct {
-    // Inputs, set before search_run().
+typedef struct SearchThread SearchThread;
+
+struct SearchThread {
+    // Inputs, set before root_search().
     Position pos;
     TT *tt;
     SearchControl *ctl;
@@ -79,8 +80,12 @@ typedef struct {
 
     // Threads: the pool (NULL for a lone search: bench, datagen), whether this thread is
     // the main one (limits, output, bestmove) and, for a helper, the flag that ends its
-    // search. Set by the pool and search_run.
+    // search. `team` lists every thread of the search (thread 0 the main one), whose
+    // counters the node limit and the output add up; team_size is 1 for a lone search.
+    // Set by the pool's owner and root_search.
     struct ThreadPool *pool;
+    SearchThread *const *team;
+    int team_size;
     bool is_main;
     int id;               // 0 for the main thread, 1.. for the helpers
     const atomic_bool *helper_stop;
@@ -110,7 +115,7 @@ typedef struct {
     int reductions[64][64];   // late-move reductions by depth and move number (params)
     Accumulator acc[MAX_PLY + 2]; // the network's accumulators by ply, root first
     Histories hist;
-} SearchThread;
+};
 
 // Prepares a zeroed SearchThread: default parameters, nothing learned.
 void search_init(SearchThread *t);
@@ -118,14 +123,31 @@ void search_init(SearchThread *t);
 // Forgets everything learned (ucinewgame): killers and all histories.
 void search_clear(SearchThread *t);
 
-// Searches t->pos within t->limits, printing info lines and, if t->opts.print_bestmove,
-// exactly one bestmove line at the end. Blocks until done; for infinite or ponder
-// searches that means until ctl->stop (or ponderhit). With a pool of more than one
-// thread, t must be its main thread: the helpers search too and the best result of all
-// threads is played. info nodes and nps count every thread.
-void search_run(SearchThread *t);
+// Resets the per-search state of t before an iteration loop: counters, the reductions
+// table (params), the stack, the root accumulator (t->nnue).
+void search_prepare(SearchThread *t);
 
-// Score as UCI text: "cp X" or "mate N".
-void search_score_text(Score s, char *buf, size_t size);
+// Zeroes what other threads read of t during a search: nodes, tablebase hits and depth.
+void search_reset_counters(SearchThread *t);
+
+// Searches root moves t->pv_idx.. of the current iteration at `depth` in (alpha, beta);
+// records each move's score and PV in t->root_moves. Returns the best score; t->aborted
+// is set when a limit cut the iteration short (the scores are then partial).
+Score search_root(SearchThread *t, Score alpha, Score beta, int depth);
+
+// Milliseconds since the search's clock started (ctl->start_ms, reset at ponderhit).
+static inline int64_t search_elapsed(const SearchThread *t) { return tm_now() - atomic_load(&t->ctl->start_ms); }
+
+// Nodes searched by t; read by other threads while it runs (hence the relaxed atomic).
+static inline uint64_t search_thread_nodes(const SearchThread *t)
+{
+    return atomic_load_explicit(&t->nodes, memory_order_relaxed);
+}
+
+// Nodes of every thread of the search (t->team).
+uint64_t search_total_nodes(const SearchThread *t);
+
+// Counts tablebase probes; only t writes its counter, so no atomic increment is needed.
+void search_add_tbhits(SearchThread *t, uint64_t n);
 
 #endif

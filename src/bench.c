@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "move.h"
-#include "search.h"
+#include "root.h"
 
 static const char *const BENCH_FENS[] = {
 #include "bench_positions.inc"
@@ -75,7 +75,7 @@ uint64_t bench_run(int depth, size_t hash_mb, const Nnue *net, OutputFn out, voi
         }
         fresh_search(t, &tt, ctl, net);
         t->limits.depth = depth;
-        search_run(t);
+        root_search(t);
         nodes += t->nodes;
     }
     tt_free(&tt);
@@ -155,7 +155,7 @@ int bench_epd(const char *path, int ms, size_t hash_mb, const Nnue *net, FILE *o
         fresh_search(t, &tt, &ctl, net);
         t->limits.movetime = ms;
         t->opts.move_overhead = 0;
-        search_run(t);
+        root_search(t);
         bool ok = nbm == 0;
         for (int i = 0; i < nbm; i++)
             ok |= t->best_move == bm[i];

@@ -16,6 +16,7 @@ struct ThreadPool {
     int running;
     bool quit;
     void (*fn)(SearchThread *);
+    void (*init)(SearchThread *); // prepares every new thread
     atomic_bool stop;
 };
 
@@ -54,17 +55,18 @@ static SearchThread *new_thread(ThreadPool *pool)
 {
     SearchThread *t = calloc(1, sizeof *t);
     if (t) {
-        search_init(t);
+        pool->init(t);
         t->pool = pool;
     }
     return t;
 }
 
-ThreadPool *pool_create(void)
+ThreadPool *pool_create(void (*init)(SearchThread *))
 {
     ThreadPool *pool = calloc(1, sizeof *pool);
     if (!pool)
         return NULL;
+    pool->init = init;
     pthread_mutex_init(&pool->lock, NULL);
     pthread_cond_init(&pool->wake, NULL);
     pthread_cond_init(&pool->idle, NULL);
@@ -139,6 +141,8 @@ void pool_destroy(ThreadPool *pool)
 int pool_size(const ThreadPool *pool) { return pool->n; }
 
 SearchThread *pool_thread(ThreadPool *pool, int i) { return pool->threads[i]; }
+
+SearchThread *const *pool_threads(const ThreadPool *pool) { return pool->threads; }
 
 void pool_start_helpers(ThreadPool *pool, void (*fn)(SearchThread *))
 {

@@ -23,7 +23,7 @@
 #include "perft.h"
 #include "rng.h"
 #include "platform.h"
-#include "search.h"
+#include "root.h"
 #include "strength.h"
 #include "syzygy.h"
 #include "threads.h"
@@ -136,7 +136,7 @@ static void run_job(Engine *e)
 {
     switch (e->job) {
     case JOB_SEARCH:
-        search_run(main_thread(e));
+        root_search(main_thread(e));
         break;
     case JOB_PERFT:
         perft_divide(&main_thread(e)->pos, e->job_depth, write_line, e, &e->ctl.stop);
@@ -824,7 +824,7 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     e->tb_probe_limit = TB_MAX_PIECES;
     e->tb_rule50 = true;
     e->tb = tb_create(write_line, e);
-    e->pool = pool_create();
+    e->pool = pool_create(search_init);
     char **tok = malloc(MAX_TOKENS * sizeof *tok);
     if (!e->pool || !e->tb || !tok || !tt_resize(&e->tt, e->hash_mb)) {
         fprintf(out, "info string out of memory at start-up\n");

@@ -11,7 +11,7 @@
 #include "params.h"
 #include "position.h"
 #include "see.h"
-#include "search.h"
+#include "root.h"
 #include "strength.h"
 #include "threads.h"
 #include "timeman.h"
@@ -387,7 +387,7 @@ static void test_helpers_start_fresh(void **state)
     static const char *fens[] = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                                  "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"};
     const uint64_t stale_nodes = 1000000000000ULL;
-    ThreadPool *pool = pool_create();
+    ThreadPool *pool = pool_create(search_init);
     assert_non_null(pool);
     assert_true(pool_resize(pool, 2));
     TT tt = {0};
@@ -414,7 +414,7 @@ static void test_helpers_start_fresh(void **state)
         t->out = capture;
         t->out_ctx = &cap;
         cap.n = 0;
-        search_run(t);
+        root_search(t);
         int last_depth = 0;
         for (int i = 0; i < cap.n; i++) {
             int depth;

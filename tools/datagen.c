@@ -33,7 +33,7 @@
 #include "packpos.h"
 #include "psqt.h"
 #include "rng.h"
-#include "search.h"
+#include "root.h"
 #include "zobrist.h"
 
 enum {
@@ -78,7 +78,7 @@ static Move search_nodes(SearchThread *t, uint64_t soft, uint64_t hard, Score *s
     t->limits.nodes = hard;
     atomic_store(&t->ctl->stop, false);
     atomic_store(&t->ctl->start_ms, tm_now());
-    search_run(t);
+    root_search(t);
     *score = t->completed[0].score;
     return t->best_move;
 }
