@@ -148,6 +148,7 @@ test: deps $(EXE) $(TEST_BINS)
 	@OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)
 	@bash tests/embed_test.sh ./$(EXE)
 	@bash tests/check_layers.sh
+	@bash tests/check_readme_options.sh ./$(EXE)
 
 test-long: deps $(EXE) $(TEST_BINS)
 	@OUTPOST_LONG=1 OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)
