@@ -7,15 +7,13 @@
 #ifndef OUTPOST_NNUE_H
 #define OUTPOST_NNUE_H
 
+#include "nnue_format.h"
 #include "position.h"
 
+// What this engine reads (nnue_format.h has the file format).
 enum {
-    NNUE_INPUTS = 768,
     NNUE_MAX_HIDDEN = 512,
     NNUE_MAX_BUCKETS = 8,
-    NNUE_QA = 255,
-    NNUE_QB = 64,
-    NNUE_SCALE = 400,
 };
 
 typedef struct {
@@ -41,13 +39,6 @@ void nnue_free(Nnue *net);
 // loading it (false, with the reason in err, if there is none or it is unusable).
 bool nnue_has_embedded(void);
 bool nnue_load_embedded(Nnue *net, char *err, size_t err_size);
-
-// The feature of a piece on a square seen by `view`: own pieces first, black's view
-// mirrored (the trainer's numbering).
-static inline int nnue_feature(int view, int piece, Square sq)
-{
-    return ((piece_color(piece) == view ? 0 : 1) * 6 + piece_type(piece)) * 64 + (view == WHITE ? sq : sq ^ 56);
-}
 
 // The feature-layer sums of both perspectives (index: the perspective's colour).
 typedef struct {

@@ -11,17 +11,6 @@
 #include <immintrin.h>
 #endif
 
-// Version 1 (one output bucket): 9 header words, the checksum last; version 2 adds the
-// bucket count before the checksum (tools/nnue_train.h gives the layout).
-enum { NET_MAGIC = 0x4E4E504Fu, ACT_SCRELU = 1, MAX_HEADER_WORDS = 10 };
-
-static uint32_t fnv1a(const uint8_t *p, size_t n, uint32_t h)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
-}
-
 static uint32_t le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -29,28 +18,23 @@ static uint32_t le32(const uint8_t *p)
 
 bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *name, char *err, size_t err_size)
 {
-    uint32_t w[MAX_HEADER_WORDS] = {0};
-    uint32_t version = size >= 8 ? le32(data + 4) : 0;
-    size_t words = version == 1 ? 9 : 10;
-    bool ok = (version == 1 || version == 2) && size >= words * 4;
-    for (size_t i = 0; ok && i < words; i++)
-        w[i] = le32(data + 4 * i);
-    if (!ok || w[0] != NET_MAGIC || w[2] != NNUE_INPUTS || w[3] < 1 || w[4] != ACT_SCRELU || w[5] != NNUE_QA
-        || w[6] != NNUE_QB || w[7] != NNUE_SCALE || (version == 2 && w[8] < 1)) {
+    NnueHeader head;
+    if (!nnue_header_read(data, size, &head)) {
         snprintf(err, err_size, "'%s' is not an Outpost (768 -> H) x 2 -> 1 SCReLU network", name);
         return false;
     }
-    uint32_t buckets = version == 1 ? 1 : w[8], checksum = w[words - 1];
-    if (w[3] > NNUE_MAX_HIDDEN || buckets > NNUE_MAX_BUCKETS) {
+    if (head.hidden > NNUE_MAX_HIDDEN || head.buckets > NNUE_MAX_BUCKETS) {
         snprintf(err, err_size, "'%s' has %u hidden neurons and %u output buckets; at most %d and %d are supported",
-                 name, w[3], buckets, NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS);
+                 name, head.hidden, head.buckets, NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS);
         return false;
     }
-    int h = (int)w[3], nb = (int)buckets;
+    uint32_t checksum = head.checksum;
+    size_t words = head.words;
+    int h = (int)head.hidden, nb = (int)head.buckets;
     size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + (size_t)h + 2 * (size_t)h * (size_t)nb;
-    size_t bytes = n16 * 2 + 4 * (size_t)nb; // the int16 weights, then the int32 biases
+    size_t bytes = nnue_payload_bytes((size_t)h, (size_t)nb); // the int16 weights, then the int32 biases
     const uint8_t *raw = data + words * 4;
-    if (size - words * 4 != bytes || fnv1a(raw, bytes, 2166136261u) != checksum) {
+    if (size - words * 4 != bytes || nnue_fnv1a(raw, bytes, NNUE_FNV_BASIS) != checksum) {
         snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", name);
         return false;
     }
@@ -85,9 +69,7 @@ bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size)
         return false;
     }
     // The largest network supported, its header and one byte more (to see a longer file).
-    size_t cap = MAX_HEADER_WORDS * 4
-               + ((size_t)NNUE_INPUTS * NNUE_MAX_HIDDEN + NNUE_MAX_HIDDEN + 2 * NNUE_MAX_HIDDEN * NNUE_MAX_BUCKETS) * 2
-               + 4 * NNUE_MAX_BUCKETS + 1;
+    size_t cap = NNUE_HEADER_MAX_WORDS * 4 + nnue_payload_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS) + 1;
     uint8_t *data = malloc(cap);
     if (!data) {
         fclose(f);

@@ -144,7 +144,7 @@ static void train_and_export(int buckets)
     assert_true(nnue_load(&q, path, err, sizeof err));
     double sum = 0, worst = 0;
     for (int i = 0; i < n; i++) {
-        double want = nn_forward(&net, &samples[i]) * NN_SCALE, got = qnn_eval(&q, &samples[i]);
+        double want = nn_forward(&net, &samples[i]) * NNUE_SCALE, got = qnn_eval(&q, &samples[i]);
         double d = fabs(want - got);
         sum += d;
         worst = d > worst ? d : worst;
@@ -160,7 +160,7 @@ static void train_and_export(int buckets)
     assert_int_equal(rec.buckets, buckets);
     worst = 0;
     for (int i = 0; i < n; i++) {
-        double d = fabs(nn_forward(&rec, &samples[i]) * NN_SCALE - qnn_eval(&q, &samples[i]));
+        double d = fabs(nn_forward(&rec, &samples[i]) * NNUE_SCALE - qnn_eval(&q, &samples[i]));
         worst = d > worst ? d : worst;
     }
     print_message("recovered float vs quantised: worst %.2f cp\n", worst);
@@ -265,10 +265,10 @@ static void test_widen(void **state)
 static void test_features(void **state)
 {
     (void)state;
-    assert_int_equal(nn_feature(WHITE, W_PAWN, 8), 8);
-    assert_int_equal(nn_feature(BLACK, B_PAWN, 48), 8);
-    assert_int_equal(nn_feature(WHITE, B_KING, 60), (6 + KING) * 64 + 60);
-    assert_int_equal(nn_feature(BLACK, W_KING, 4), (6 + KING) * 64 + 60);
+    assert_int_equal(nnue_feature(WHITE, W_PAWN, 8), 8);
+    assert_int_equal(nnue_feature(BLACK, B_PAWN, 48), 8);
+    assert_int_equal(nnue_feature(WHITE, B_KING, 60), (6 + KING) * 64 + 60);
+    assert_int_equal(nnue_feature(BLACK, W_KING, 4), (6 + KING) * 64 + 60);
     static Position pos;
     char err[128];
     PackedPos a, b;
@@ -282,7 +282,7 @@ static void test_features(void **state)
     nn_decode(&a, 0.5f, false, &sa);
     nn_decode(&b, 0.5f, false, &sb);
     assert_int_equal(sa.n, sb.n);
-    int count_a[NN_INPUTS] = {0}, count_b[NN_INPUTS] = {0};
+    int count_a[NNUE_INPUTS] = {0}, count_b[NNUE_INPUTS] = {0};
     for (int i = 0; i < sa.n; i++) {
         count_a[sa.us[i]]++;
         count_b[sb.us[i]]++;
@@ -303,7 +303,7 @@ static void test_features(void **state)
     nn_decode(&d, 0.5f, false, &sd);
     nn_decode(&c, 0.5f, false, &plain);
     assert_int_equal(sc.n, sd.n);
-    int count_c[2][NN_INPUTS] = {{0}}, count_d[2][NN_INPUTS] = {{0}}, count_plain[NN_INPUTS] = {0};
+    int count_c[2][NNUE_INPUTS] = {{0}}, count_d[2][NNUE_INPUTS] = {{0}}, count_plain[NNUE_INPUTS] = {0};
     for (int i = 0; i < sc.n; i++) {
         count_c[0][sc.us[i]]++, count_c[1][sc.them[i]]++;
         count_d[0][sd.us[i]]++, count_d[1][sd.them[i]]++;

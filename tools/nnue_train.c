@@ -14,14 +14,14 @@ static void set_views(Net *net)
 {
     int h = net->hidden;
     net->ft_w = net->p;
-    net->ft_b = net->ft_w + (size_t)NN_INPUTS * (size_t)h;
+    net->ft_b = net->ft_w + (size_t)NNUE_INPUTS * (size_t)h;
     net->out_w = net->ft_b + h;
     net->out_b = net->out_w + 2 * (size_t)h * (size_t)net->buckets;
 }
 
 static size_t params_of(int hidden, int buckets)
 {
-    return (size_t)NN_INPUTS * (size_t)hidden + (size_t)hidden + (2 * (size_t)hidden + 1) * (size_t)buckets;
+    return (size_t)NNUE_INPUTS * (size_t)hidden + (size_t)hidden + (2 * (size_t)hidden + 1) * (size_t)buckets;
 }
 
 bool nn_alloc(Net *net, int hidden, int buckets, uint64_t seed)
@@ -35,7 +35,7 @@ bool nn_alloc(Net *net, int hidden, int buckets, uint64_t seed)
     set_views(net);
     // Uniform in +-1/sqrt(fan-in): 32 active inputs for the feature layer, 2H for the output.
     float ft = 1.0f / sqrtf(32.0f), out = 1.0f / sqrtf(2.0f * (float)hidden);
-    for (size_t i = 0; i < (size_t)NN_INPUTS * (size_t)hidden; i++)
+    for (size_t i = 0; i < (size_t)NNUE_INPUTS * (size_t)hidden; i++)
         net->ft_w[i] = ft * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
     for (int i = 0; i < 2 * hidden * buckets; i++)
         net->out_w[i] = out * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
@@ -66,11 +66,11 @@ bool nn_sample(const PackedPos *rec, float wdl, Sample *out)
     for (Bitboard occ = pos_occupied(&pos); occ;) {
         Square sq = pop_lsb(&occ);
         int piece = pos.board[sq];
-        out->us[out->n] = (uint16_t)nn_feature(stm, piece, sq);
-        out->them[out->n++] = (uint16_t)nn_feature(!stm, piece, sq);
+        out->us[out->n] = (uint16_t)nnue_feature(stm, piece, sq);
+        out->them[out->n++] = (uint16_t)nnue_feature(!stm, piece, sq);
     }
     float result = u.result == 1 ? 0.5f : (u.result == 2) == (stm == WHITE) ? 1.0f : 0.0f;
-    out->target = wdl * result + (1.0f - wdl) * sigmoidf((float)u.score / NN_SCALE);
+    out->target = wdl * result + (1.0f - wdl) * sigmoidf((float)u.score / NNUE_SCALE);
     return true;
 }
 
@@ -86,13 +86,13 @@ void nn_decode(const PackedPos *rec, float wdl, bool mirror, Sample *out)
     for (Bitboard o = occ; o;) {
         Square sq = pop_lsb(&o);
         int piece = (b[8 + out->n / 2] >> (4 * (out->n & 1))) & 15;
-        out->us[out->n] = (uint16_t)nn_feature(stm, piece, sq ^ flip);
-        out->them[out->n++] = (uint16_t)nn_feature(!stm, piece, sq ^ flip);
+        out->us[out->n] = (uint16_t)nnue_feature(stm, piece, sq ^ flip);
+        out->them[out->n++] = (uint16_t)nnue_feature(!stm, piece, sq ^ flip);
     }
     int result = b[27];
     float r = result == 1 ? 0.5f : (result == 2) == (stm == WHITE) ? 1.0f : 0.0f;
     int16_t score = (int16_t)(b[28] | b[29] << 8);
-    out->target = wdl * r + (1.0f - wdl) * sigmoidf((float)score / NN_SCALE);
+    out->target = wdl * r + (1.0f - wdl) * sigmoidf((float)score / NNUE_SCALE);
 }
 
 // The two accumulators (before activation) of a sample.
@@ -149,7 +149,7 @@ float nn_backward(const Net *net, const Sample *s, float *grad)
     float d_out = 2.0f * diff * pred * (1.0f - pred);
     size_t out_at = (size_t)b * 2 * (size_t)h;
     const float *w = net->out_w + out_at;
-    float *g_ft_w = grad, *g_ft_b = grad + (size_t)NN_INPUTS * (size_t)h, *g_out_w = g_ft_b + h + out_at;
+    float *g_ft_w = grad, *g_ft_b = grad + (size_t)NNUE_INPUTS * (size_t)h, *g_out_w = g_ft_b + h + out_at;
     grad[net->out_b + b - net->p] += d_out;
     for (int j = 0; j < h; j++) {
         g_out_w[j] += d_out * screlu(acc_us[j]);
@@ -193,7 +193,7 @@ void adam_step(Adam *a, Net *net, const float *grad)
 {
     a->step++;
     float c1 = 1.0f - powf(a->beta1, (float)a->step), c2 = 1.0f - powf(a->beta2, (float)a->step);
-    size_t n_w = (size_t)NN_INPUTS * (size_t)net->hidden, out_w = (size_t)(net->out_w - net->p);
+    size_t n_w = (size_t)NNUE_INPUTS * (size_t)net->hidden, out_w = (size_t)(net->out_w - net->p);
     for (size_t i = 0; i < net->n_params; i++) {
         float g = grad[i];
         a->m[i] = a->beta1 * a->m[i] + (1.0f - a->beta1) * g;
@@ -209,14 +209,7 @@ void adam_step(Adam *a, Net *net, const float *grad)
 
 /* ---------------------------------------------------------------- files */
 
-enum { CKPT_MAGIC = 0x4B43504Fu, NET_MAGIC = 0x4E4E504Fu, ACT_SCRELU = 1 };
-
-static uint32_t fnv1a(const uint8_t *p, size_t n, uint32_t h)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 16777619u;
-    return h;
-}
+enum { CKPT_MAGIC = 0x4B43504Fu };
 
 bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char *path)
 {
@@ -269,24 +262,21 @@ bool nn_export(const Net *net, const char *path)
     int h = net->hidden, nb = net->buckets;
     if (nb < 1 || nb > NNUE_MAX_BUCKETS) // more than the engine reads
         return false;
-    size_t n_ft = (size_t)NN_INPUTS * (size_t)h + (size_t)h, n16 = n_ft + 2 * (size_t)h * (size_t)nb;
+    size_t n_ft = (size_t)NNUE_INPUTS * (size_t)h + (size_t)h, n16 = n_ft + 2 * (size_t)h * (size_t)nb;
     int16_t *w16 = malloc(n16 * sizeof *w16);
     if (!w16)
         return false;
     for (size_t i = 0; i < n_ft; i++) // ft_w then ft_b
-        w16[i] = quant16(net->p[i], NN_QA);
+        w16[i] = quant16(net->p[i], NNUE_QA);
     for (size_t j = 0; j < n16 - n_ft; j++)
-        w16[n_ft + j] = quant16(net->out_w[j], NN_QB);
+        w16[n_ft + j] = quant16(net->out_w[j], NNUE_QB);
     int32_t out_b[NNUE_MAX_BUCKETS];
     for (int b = 0; b < nb; b++)
-        out_b[b] = (int32_t)lroundf(net->out_b[b] * NN_QA * NN_QB);
-    uint32_t sum = fnv1a((const uint8_t *)w16, n16 * sizeof *w16, 2166136261u);
-    sum = fnv1a((const uint8_t *)out_b, (size_t)nb * sizeof *out_b, sum);
-    uint32_t head[10] = {NET_MAGIC, nb == 1 ? 1 : 2, NN_INPUTS, (uint32_t)h, ACT_SCRELU, NN_QA, NN_QB, NN_SCALE};
-    size_t words = 8;
-    if (nb > 1) // version 2 adds the bucket count; version 1 is the one-bucket form
-        head[words++] = (uint32_t)nb;
-    head[words++] = sum;
+        out_b[b] = (int32_t)lroundf(net->out_b[b] * NNUE_QA * NNUE_QB);
+    uint32_t sum = nnue_fnv1a((const uint8_t *)w16, n16 * sizeof *w16, NNUE_FNV_BASIS);
+    sum = nnue_fnv1a((const uint8_t *)out_b, (size_t)nb * sizeof *out_b, sum);
+    uint32_t head[NNUE_HEADER_MAX_WORDS];
+    size_t words = nnue_header_write(head, (uint32_t)h, (uint32_t)nb, sum);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(head, sizeof *head, words, f) == words
            && fwrite(w16, sizeof *w16, n16, f) == n16 && fwrite(out_b, sizeof *out_b, (size_t)nb, f) == (size_t)nb;
@@ -300,14 +290,14 @@ bool nn_from_export(Net *net, const Nnue *q)
     if (!nn_alloc(net, q->hidden, q->buckets, 0))
         return false;
     size_t h = (size_t)q->hidden;
-    for (size_t i = 0; i < NN_INPUTS * h; i++)
-        net->ft_w[i] = (float)q->ft_w[i] / NN_QA;
+    for (size_t i = 0; i < NNUE_INPUTS * h; i++)
+        net->ft_w[i] = (float)q->ft_w[i] / NNUE_QA;
     for (size_t j = 0; j < h; j++)
-        net->ft_b[j] = (float)q->ft_b[j] / NN_QA;
+        net->ft_b[j] = (float)q->ft_b[j] / NNUE_QA;
     for (size_t j = 0; j < 2 * h * (size_t)q->buckets; j++)
-        net->out_w[j] = (float)q->out_w[j] / NN_QB;
+        net->out_w[j] = (float)q->out_w[j] / NNUE_QB;
     for (int b = 0; b < q->buckets; b++)
-        net->out_b[b] = (float)q->out_b[b] / (NN_QA * NN_QB);
+        net->out_b[b] = (float)q->out_b[b] / (NNUE_QA * NNUE_QB);
     return true;
 }
 
@@ -319,7 +309,7 @@ bool nn_widen(Net *net, int buckets)
     if (net->buckets != 1 || buckets < 1 || buckets > NNUE_MAX_BUCKETS || !nn_alloc(&wide, net->hidden, buckets, 0))
         return false;
     size_t h = (size_t)net->hidden;
-    memcpy(wide.p, net->p, (NN_INPUTS * h + h) * sizeof(float)); // ft_w, ft_b
+    memcpy(wide.p, net->p, (NNUE_INPUTS * h + h) * sizeof(float)); // ft_w, ft_b
     for (int b = 0; b < buckets; b++) {
         memcpy(wide.out_w + (size_t)b * 2 * h, net->out_w, 2 * h * sizeof(float));
         wide.out_b[b] = *net->out_b;
@@ -340,11 +330,11 @@ int qnn_eval(const Nnue *q, const Sample *s)
             int32_t acc = q->ft_b[j];
             for (int k = 0; k < s->n; k++)
                 acc += q->ft_w[(size_t)feats[k] * (size_t)h + (size_t)j];
-            int32_t c = acc < 0 ? 0 : acc > NN_QA ? NN_QA : acc;
+            int32_t c = acc < 0 ? 0 : acc > NNUE_QA ? NNUE_QA : acc;
             sum += (int64_t)c * c * out_w[side * h + j];
         }
     }
     // sum is in QA * QA * QB units: one QA goes, the bias (QA * QB) is added, then scaled.
-    int64_t out = sum / NN_QA + q->out_b[b];
-    return (int)(out * NN_SCALE / (NN_QA * NN_QB));
+    int64_t out = sum / NNUE_QA + q->out_b[b];
+    return (int)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
 }

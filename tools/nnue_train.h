@@ -14,13 +14,8 @@
 #include "nnue.h"
 #include "packpos.h"
 
-enum {
-    NN_INPUTS = 768,  // colour (own, other) x piece type x square, per perspective
-    NN_MAX_FEATURES = 32,
-    NN_QA = 255,      // feature layer quantisation
-    NN_QB = 64,       // output layer quantisation
-    NN_SCALE = 400,   // centipawns per unit of the output
-};
+// The inputs, the quantisation and the exported file are nnue_format.h's.
+enum { NN_MAX_FEATURES = 32 };
 
 // Weights are kept within +-NN_CLIP so that the quantised int16 sums cannot overflow.
 #define NN_CLIP 1.98f
@@ -30,7 +25,7 @@ typedef struct {
     int hidden, buckets;
     size_t n_params;
     float *p;
-    float *ft_w;  // [NN_INPUTS][hidden], feature-major
+    float *ft_w;  // [NNUE_INPUTS][hidden], feature-major
     float *ft_b;  // [hidden]
     float *out_w; // [buckets][2 * hidden]: side to move's accumulator first
     float *out_b; // [buckets]
@@ -49,16 +44,8 @@ typedef struct {
 bool nn_alloc(Net *net, int hidden, int buckets, uint64_t seed);
 void nn_free(Net *net);
 
-// The feature index of a piece on a square, seen by perspective `view`: own pieces first,
-// black's view mirrored vertically.
-static inline int nn_feature(int view, int piece, int sq)
-{
-    int colour = piece / 6, type = piece % 6;
-    return ((colour == view ? 0 : 1) * 6 + type) * 64 + (view == 0 ? sq : sq ^ 56);
-}
-
 // Builds a sample from a record; wdl is the weight of the game result in the target
-// (the rest is sigmoid(score / NN_SCALE)). False when the record is one training skips:
+// (the rest is sigmoid(score / NNUE_SCALE)). False when the record is one training skips:
 // in check, a noisy best move, a mate score (or a malformed record).
 bool nn_sample(const PackedPos *rec, float wdl, Sample *out);
 
@@ -67,7 +54,7 @@ bool nn_sample(const PackedPos *rec, float wdl, Sample *out);
 // network's inputs (no castling rights) cannot tell from a position of equal value.
 void nn_decode(const PackedPos *rec, float wdl, bool mirror, Sample *out);
 
-// The network's raw output for a sample (in units of NN_SCALE centipawns).
+// The network's raw output for a sample (in units of NNUE_SCALE centipawns).
 float nn_forward(const Net *net, const Sample *s);
 
 // Adds the gradient of the sample's loss, (sigmoid(out) - target)^2, to grad (n_params
@@ -93,16 +80,7 @@ bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char 
 // the optimiser state; *epoch gets the epochs done. False on a bad or foreign file.
 bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path);
 
-/*
- * The exported, quantised network (what the engine will embed), little-endian:
- *   header  u32: magic "OPNN" (0x4E4E504F), version, inputs 768, hidden H, activation 1
- *           (SCReLU), QA, QB, SCALE, then in version 2 the bucket count B, and last the
- *           FNV-1a 32 checksum of the payload; version 1 (9 words) is the form of B = 1
- *   payload int16 ft_w[768][H] (x QA), int16 ft_b[H] (x QA), int16 out_w[B][2H] (x QB),
- *           int32 out_b[B] (x QA x QB)
- * A network of one bucket is written as version 1, so the networks of before buckets
- * export to the same bytes.
- */
+// Writes the quantised network in the engine's format (nnue_format.h).
 bool nn_export(const Net *net, const char *path);
 // The float network of an exported one (loaded with nnue_load), allocated here: each
 // integer divided by its scale, so that exporting it again gives the same file. How a
@@ -113,8 +91,9 @@ bool nn_from_export(Net *net, const Nnue *q);
 // already has several, unless it has that many.
 bool nn_widen(Net *net, int buckets);
 // The exported network's evaluation of a sample in centipawns (side to move), computed
-// from the sample's features: a reference for the engine's accumulators (nnue.c), which
-// load the file with nnue_load.
+// from the sample's features with none of nnue.c's code (no accumulators, no SIMD, no
+// incremental update): an independent oracle, kept apart on purpose, that the tests hold
+// the engine's evaluation of the same file to.
 int qnn_eval(const Nnue *q, const Sample *s);
 
 #endif
