@@ -269,6 +269,59 @@ static bool tb_applies(const SearchThread *t, const Position *pos, int depth)
     return pieces < t->tb_limit || (pieces == t->tb_limit && depth >= t->opts.tb_probe_depth);
 }
 
+static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, int depth, bool cut_node);
+
+// Singular extension: the TT move, when its entry is a deep enough lower bound, is
+// searched one ply deeper if a reduced search of every other move (excluding it) stays
+// a margin below its score. When that search beats beta as well, several moves refute
+// the node (multi-cut): *cut gets the score to return at once. Returns the extension.
+static int singular_test(SearchThread *t, SearchStack *ss, const TTEntry *tt_hit, Score beta, int depth,
+                         bool cut_node, Score *cut)
+{
+    const SearchParams *p = &t->params;
+    Score tt_score = tt_score_from(tt_hit->score, ss->ply);
+    if (!(tt_bound(tt_hit) & BOUND_LOWER) || tt_depth(tt_hit) < depth - p->se_tt_depth
+        || abs(tt_score) >= SCORE_TB_WIN_IN_MAX)
+        return 0;
+    Score s_beta = tt_score - p->se_margin * depth;
+    ss->excluded = tt_hit->move;
+    Score s = negamax(t, ss, s_beta - 1, s_beta, (depth - 1) / 2, cut_node);
+    ss->excluded = MOVE_NONE;
+    if (t->aborted)
+        return 0;
+    if (s < s_beta)
+        return 1;
+    if (s_beta >= beta)
+        *cut = s_beta;
+    return 0;
+}
+
+// A move that refuted the node at ss teaches the histories: a refuting capture gains
+// capture-history credit, a refuting quiet move becomes a killer and the counter move of
+// the move before it, and gains history while the quiet moves tried before it lose
+// some; the noisy moves tried before it lose capture-history credit either way.
+static void update_cutoff_history(SearchThread *t, SearchStack *ss, const ContRows *rows, Move best_move, int depth,
+                                  const Move *quiets, int n_quiets, const Move *noisies, int n_noisies)
+{
+    const Position *pos = &t->pos;
+    int bonus = history_bonus(&t->params, depth);
+    if (move_is_noisy(best_move)) {
+        hist_update(hist_capture(&t->hist, pos, best_move), bonus);
+    } else {
+        if (ss->killers[0] != best_move) {
+            ss->killers[1] = ss->killers[0];
+            ss->killers[0] = best_move;
+        }
+        if ((ss - 1)->move != MOVE_NONE && (ss - 1)->move != MOVE_NULL)
+            t->hist.counter[(ss - 1)->moved][move_to((ss - 1)->move)] = best_move;
+        hist_update_quiet(&t->hist, pos, rows, best_move, bonus);
+        for (int i = 0; i < n_quiets; i++)
+            hist_update_quiet(&t->hist, pos, rows, quiets[i], -bonus);
+    }
+    for (int i = 0; i < n_noisies; i++)
+        hist_update(hist_capture(&t->hist, pos, noisies[i]), -bonus);
+}
+
 static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, int depth, bool cut_node)
 {
     Position *pos = &t->pos;
@@ -405,22 +458,15 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 continue; // SEE pruning
         }
 
-        // Step 10. Singular extension: a TT move that beats every alternative by a margin
-        // is searched one ply deeper; if several moves beat beta, cut at once (multi-cut).
+        // Step 10. Singular extension (singular_test).
         int extension = 0;
-        Score tt_score = m == tt_move ? tt_score_from(tt_hit.score, ply) : SCORE_NONE;
-        if (depth >= p->se_depth && m == tt_move && !excluded && (tt_bound(&tt_hit) & BOUND_LOWER)
-            && tt_depth(&tt_hit) >= depth - p->se_tt_depth && abs(tt_score) < SCORE_TB_WIN_IN_MAX) {
-            Score s_beta = tt_score - p->se_margin * depth;
-            ss->excluded = m;
-            Score s = negamax(t, ss, s_beta - 1, s_beta, (depth - 1) / 2, cut_node);
-            ss->excluded = MOVE_NONE;
+        if (depth >= p->se_depth && m == tt_move && !excluded) {
+            Score cut = SCORE_NONE;
+            extension = singular_test(t, ss, &tt_hit, beta, depth, cut_node, &cut);
             if (t->aborted)
                 return 0;
-            if (s < s_beta)
-                extension = 1;
-            else if (s_beta >= beta)
-                return s_beta;
+            if (cut != SCORE_NONE)
+                return cut;
         }
 
         // Late-move reductions apply to late quiet moves other than refutations; only they
@@ -479,28 +525,9 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         }
     }
 
-    // Step 13. A move that refuted this node teaches the histories: a refuting capture
-    // gains capture-history credit, a refuting quiet move becomes a killer and gains
-    // history while the quiet moves tried before it lose some, and the noisy moves tried
-    // before it lose capture-history credit either way.
-    if (best >= beta) {
-        int bonus = history_bonus(p, depth);
-        if (move_is_noisy(best_move)) {
-            hist_update(hist_capture(&t->hist, pos, best_move), bonus);
-        } else {
-            if (ss->killers[0] != best_move) {
-                ss->killers[1] = ss->killers[0];
-                ss->killers[0] = best_move;
-            }
-            if ((ss - 1)->move != MOVE_NONE && (ss - 1)->move != MOVE_NULL)
-                t->hist.counter[(ss - 1)->moved][move_to((ss - 1)->move)] = best_move;
-            hist_update_quiet(&t->hist, pos, &rows, best_move, bonus);
-            for (int i = 0; i < n_quiets; i++)
-                hist_update_quiet(&t->hist, pos, &rows, quiets[i], -bonus);
-        }
-        for (int i = 0; i < n_noisies; i++)
-            hist_update(hist_capture(&t->hist, pos, noisies[i]), -bonus);
-    }
+    // Step 13. A move that refuted this node teaches the histories (update_cutoff_history).
+    if (best >= beta)
+        update_cutoff_history(t, ss, &rows, best_move, depth, quiets, n_quiets, noisies, n_noisies);
 
     if (legal == 0)
         return in_check ? mated_in(ply) : SCORE_DRAW;

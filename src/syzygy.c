@@ -804,6 +804,110 @@ static bool pawns_before(Square a, Square b) { return map_pawns[a] < map_pawns[b
 // Looks up pos in a table (WDL, or DTZ given the position's outcome wdl): the stored
 // value, converted; *status ST_FAIL, ST_CHANGE_STM (the DTZ table holds the other side
 // to move) or ST_OK.
+// The index of the leading group of a table without pawns: the pieces moved below rank
+// 5, the first piece of the group off the diagonal below it, then the two kings (and a
+// third piece where the table's leading group is unique).
+static uint64_t pawnless_index(const TbEntry *e, const PairsData *d, Square *sq, int size)
+{
+    if (sq_rank(sq[0]) > 3)
+        for (int i = 0; i < size; i++)
+            sq[i] ^= 56;
+    for (int i = 0; i < d->group_len[0]; i++) {
+        if (!off_diag(sq[i]))
+            continue;
+        if (off_diag(sq[i]) > 0)
+            for (int j = i; j < size; j++)
+                sq[j] = flip_diag(sq[j]);
+        break;
+    }
+    if (e->unique) {
+        int adj1 = sq[1] > sq[0], adj2 = (sq[2] > sq[0]) + (sq[2] > sq[1]);
+        if (off_diag(sq[0]))
+            return ((uint64_t)map_a1d1d4[sq[0]] * 63 + (uint64_t)(sq[1] - adj1)) * 62 + (uint64_t)(sq[2] - adj2);
+        if (off_diag(sq[1]))
+            return (6 * 63 + (uint64_t)sq_rank(sq[0]) * 28 + (uint64_t)map_b1h1h7[sq[1]]) * 62 + (uint64_t)(sq[2] - adj2);
+        if (off_diag(sq[2]))
+            return 6 * 63 * 62 + 4 * 28 * 62 + (uint64_t)sq_rank(sq[0]) * 7 * 28
+                   + (uint64_t)(sq_rank(sq[1]) - adj1) * 28 + (uint64_t)map_b1h1h7[sq[2]];
+        return 6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + (uint64_t)sq_rank(sq[0]) * 7 * 6
+               + (uint64_t)(sq_rank(sq[1]) - adj1) * 6 + (uint64_t)(sq_rank(sq[2]) - adj2);
+    }
+    return (uint64_t)map_kk[map_a1d1d4[sq[0]]][sq[1]];
+}
+
+// The index of a position in a table's (or a DTZ file's) pieces, from the squares in
+// the table's piece order (sq[0..size), the leading pawns first: lead of them), which it
+// mirrors and reorders as the index needs.
+static uint64_t table_index(const TbEntry *e, const PairsData *d, Square *sq, int size, int lead)
+{
+    // Mirror so that the leading piece is on files a-d.
+    if (sq_file(sq[0]) > 3)
+        for (int i = 0; i < size; i++)
+            sq[i] ^= 7;
+    uint64_t idx;
+    if (e->has_pawns) {
+        idx = (uint64_t)lead_pawn_idx[lead][sq[0]];
+        for (int i = 2; i < lead; i++) { // the other leading pawns, by map_pawns
+            Square s = sq[i];
+            int j = i;
+            for (; j > 1 && pawns_before(s, sq[j - 1]); j--)
+                sq[j] = sq[j - 1];
+            sq[j] = s;
+        }
+        for (int i = 1; i < lead; i++)
+            idx += (uint64_t)binomial[i][map_pawns[sq[i]]];
+    } else {
+        idx = pawnless_index(e, d, sq, size);
+    }
+    idx *= d->group_idx[0];
+    // The remaining groups: each a combination of squares, counted among the squares the
+    // earlier groups leave free (the other side's pawns among a2-h7).
+    Square *g = sq + d->group_len[0];
+    bool remaining_pawns = e->has_pawns && e->pawns[1];
+    for (int next = 1; d->group_len[next]; next++) {
+        int len = d->group_len[next];
+        for (int i = 1; i < len; i++) {
+            Square s = g[i];
+            int j = i;
+            for (; j > 0 && g[j - 1] > s; j--)
+                g[j] = g[j - 1];
+            g[j] = s;
+        }
+        uint64_t n = 0;
+        for (int i = 0; i < len; i++) {
+            int adjust = 0;
+            for (Square *q = sq; q < g; q++)
+                adjust += g[i] > *q;
+            n += (uint64_t)binomial[i + 1][g[i] - adjust - 8 * remaining_pawns];
+        }
+        remaining_pawns = false;
+        idx += n * d->group_idx[next];
+        g += len;
+    }
+    return idx;
+}
+
+// A DTZ file's value as plies: through the file's map (where it has one), then from
+// moves to plies where the table counts moves; *status stays ST_OK unless the map is
+// out of range.
+static int dtz_plies(const TbFile *tf, const PairsData *d, int value, int wdl, int *status)
+{
+    static const int wdl_map[5] = {1, 3, 0, 2, 0};
+    if (d->flags & PD_MAPPED) {
+        bool wide = d->flags & PD_WIDE;
+        uint64_t at = (uint64_t)d->map_off[wdl_map[wdl + 2]] + (wide ? 2 + 2 * (uint64_t)value : 1 + (uint64_t)value);
+        if (at + (wide ? 2 : 1) > tf->map_len) {
+            *status = ST_FAIL;
+            return 0;
+        }
+        value = wide ? (int)read_le16(tf->map + at) : tf->map[at];
+    }
+    if ((wdl == TB_WIN && !(d->flags & PD_WIN_PLIES)) || (wdl == TB_LOSS && !(d->flags & PD_LOSS_PLIES))
+        || wdl == TB_CURSED_WIN || wdl == TB_BLESSED_LOSS)
+        value *= 2;
+    return value + 1;
+}
+
 static int probe_table(Syzygy *tb, const Position *pos, int type, int wdl, int *status)
 {
     Bitboard occ = pos_occupied(pos);
@@ -864,77 +968,7 @@ static int probe_table(Syzygy *tb, const Position *pos, int type, int wdl, int *
             }
         }
     }
-    // Mirror so that the leading piece is on files a-d.
-    if (sq_file(sq[0]) > 3)
-        for (int i = 0; i < size; i++)
-            sq[i] ^= 7;
-    uint64_t idx;
-    if (e->has_pawns) {
-        idx = (uint64_t)lead_pawn_idx[lead][sq[0]];
-        for (int i = 2; i < lead; i++) { // the other leading pawns, by map_pawns
-            Square s = sq[i];
-            int j = i;
-            for (; j > 1 && pawns_before(s, sq[j - 1]); j--)
-                sq[j] = sq[j - 1];
-            sq[j] = s;
-        }
-        for (int i = 1; i < lead; i++)
-            idx += (uint64_t)binomial[i][map_pawns[sq[i]]];
-    } else {
-        // Without pawns also below rank 5, and the first piece of the leading group off
-        // the diagonal below it.
-        if (sq_rank(sq[0]) > 3)
-            for (int i = 0; i < size; i++)
-                sq[i] ^= 56;
-        for (int i = 0; i < d->group_len[0]; i++) {
-            if (!off_diag(sq[i]))
-                continue;
-            if (off_diag(sq[i]) > 0)
-                for (int j = i; j < size; j++)
-                    sq[j] = flip_diag(sq[j]);
-            break;
-        }
-        if (e->unique) {
-            int adj1 = sq[1] > sq[0], adj2 = (sq[2] > sq[0]) + (sq[2] > sq[1]);
-            if (off_diag(sq[0]))
-                idx = ((uint64_t)map_a1d1d4[sq[0]] * 63 + (uint64_t)(sq[1] - adj1)) * 62 + (uint64_t)(sq[2] - adj2);
-            else if (off_diag(sq[1]))
-                idx = (6 * 63 + (uint64_t)sq_rank(sq[0]) * 28 + (uint64_t)map_b1h1h7[sq[1]]) * 62 + (uint64_t)(sq[2] - adj2);
-            else if (off_diag(sq[2]))
-                idx = 6 * 63 * 62 + 4 * 28 * 62 + (uint64_t)sq_rank(sq[0]) * 7 * 28
-                      + (uint64_t)(sq_rank(sq[1]) - adj1) * 28 + (uint64_t)map_b1h1h7[sq[2]];
-            else
-                idx = 6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + (uint64_t)sq_rank(sq[0]) * 7 * 6
-                      + (uint64_t)(sq_rank(sq[1]) - adj1) * 6 + (uint64_t)(sq_rank(sq[2]) - adj2);
-        } else {
-            idx = (uint64_t)map_kk[map_a1d1d4[sq[0]]][sq[1]];
-        }
-    }
-    idx *= d->group_idx[0];
-    // The remaining groups: each a combination of squares, counted among the squares the
-    // earlier groups leave free (the other side's pawns among a2-h7).
-    Square *g = sq + d->group_len[0];
-    bool remaining_pawns = e->has_pawns && e->pawns[1];
-    for (int next = 1; d->group_len[next]; next++) {
-        int len = d->group_len[next];
-        for (int i = 1; i < len; i++) {
-            Square s = g[i];
-            int j = i;
-            for (; j > 0 && g[j - 1] > s; j--)
-                g[j] = g[j - 1];
-            g[j] = s;
-        }
-        uint64_t n = 0;
-        for (int i = 0; i < len; i++) {
-            int adjust = 0;
-            for (Square *q = sq; q < g; q++)
-                adjust += g[i] > *q;
-            n += (uint64_t)binomial[i + 1][g[i] - adjust - 8 * remaining_pawns];
-        }
-        remaining_pawns = false;
-        idx += n * d->group_idx[next];
-        g += len;
-    }
+    uint64_t idx = table_index(e, d, sq, size, lead);
     int value;
     if (!decompress(d, idx, &value)) {
         *status = ST_FAIL;
@@ -948,21 +982,7 @@ static int probe_table(Syzygy *tb, const Position *pos, int type, int wdl, int *
         }
         return value - 2;
     }
-    // DTZ: through the map, then from moves to plies where the table counts moves.
-    static const int wdl_map[5] = {1, 3, 0, 2, 0};
-    if (d->flags & PD_MAPPED) {
-        bool wide = d->flags & PD_WIDE;
-        uint64_t at = (uint64_t)d->map_off[wdl_map[wdl + 2]] + (wide ? 2 + 2 * (uint64_t)value : 1 + (uint64_t)value);
-        if (at + (wide ? 2 : 1) > tf->map_len) {
-            *status = ST_FAIL;
-            return 0;
-        }
-        value = wide ? (int)read_le16(tf->map + at) : tf->map[at];
-    }
-    if ((wdl == TB_WIN && !(d->flags & PD_WIN_PLIES)) || (wdl == TB_LOSS && !(d->flags & PD_LOSS_PLIES))
-        || wdl == TB_CURSED_WIN || wdl == TB_BLESSED_LOSS)
-        value *= 2;
-    return value + 1;
+    return dtz_plies(tf, d, value, wdl, status);
 }
 
 /* ---------------------------------------------------------------- probing */

@@ -140,13 +140,14 @@ static bool play_from_book(Engine *e, const SearchLimits *limits, const SearchOp
     return true;
 }
 
-static void cmd_go(Engine *e, char **tok, int n)
+// Reads go's arguments into limits, the searchmoves into opts and a `perft N` depth into
+// *perft_depth (-1 without one). False when the command is to be ignored (a perft depth
+// out of range, already answered).
+static bool parse_go(Engine *e, char **tok, int n, SearchLimits *lim, SearchOptions *opts, int *perft_depth)
 {
     SearchLimits limits;
     limits_init(&limits);
-    SearchOptions opts = {.multipv = e->multipv, .show_wdl = e->show_wdl, .move_overhead = e->move_overhead,
-                          .print_bestmove = true};
-    int perft_depth = -1;
+    *perft_depth = -1;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         if (!strcmp(k, "infinite")) {
@@ -156,8 +157,8 @@ static void cmd_go(Engine *e, char **tok, int n)
         } else if (!strcmp(k, "searchmoves")) {
             for (; i + 1 < n && !is_go_keyword(tok[i + 1]); i++) {
                 Move m = move_from_uci(&e->pos, tok[i + 1]);
-                if (m != MOVE_NONE && opts.n_searchmoves < MAX_MOVES)
-                    opts.searchmoves[opts.n_searchmoves++] = m;
+                if (m != MOVE_NONE && opts->n_searchmoves < MAX_MOVES)
+                    opts->searchmoves[opts->n_searchmoves++] = m;
                 else
                     engine_say(e, "info string searchmoves: '%.16s' is not a legal move, skipped", tok[i + 1]);
             }
@@ -184,14 +185,26 @@ static void cmd_go(Engine *e, char **tok, int n)
                     max = e->caps.max_perft_depth;
                 if (v < 0 || v > max) {
                     engine_say(e, "info string go perft depth must be from 0 to %d, not %" PRId64 "; ignored", max, v);
-                    return;
+                    return false;
                 }
-                perft_depth = (int)v;
+                *perft_depth = (int)v;
             }
         } else {
             engine_say(e, "info string go: unknown token '%.32s' ignored", k);
         }
     }
+    *lim = limits;
+    return true;
+}
+
+static void cmd_go(Engine *e, char **tok, int n)
+{
+    SearchLimits limits;
+    SearchOptions opts = {.multipv = e->multipv, .show_wdl = e->show_wdl, .move_overhead = e->move_overhead,
+                          .print_bestmove = true};
+    int perft_depth;
+    if (!parse_go(e, tok, n, &limits, &opts, &perft_depth))
+        return;
 
     // Only one job at a time: a go that arrives during one stops it (a search answers
     // with its bestmove) and then starts.

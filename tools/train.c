@@ -174,172 +174,199 @@ static int usage(void)
     return 2;
 }
 
+// The command line's settings.
+typedef struct {
+    const char *out, *ckpt, *resume, *init;
+    int hidden, buckets, epochs, batch, threads;
+    float lr, wdl;
+    uint64_t seed;
+    bool mirror;
+    int first_data; // argv index of the first data file
+    char ckpt_default[1024];
+} Settings;
+
+// Reads the options before the data files; false on a bad or missing one.
+static bool parse_args(int argc, char **argv, Settings *o)
+{
+    *o = (Settings){.hidden = 256, .epochs = 10, .batch = 16384, .threads = 2, .lr = 0.001f, .wdl = 0.1f, .seed = 1,
+                    .first_data = argc};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-') {
+            o->first_data = i;
+            break;
+        }
+        if (!strcmp(a, "-m")) {
+            o->mirror = true;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return false;
+        const char *v = argv[++i];
+        if (!strcmp(a, "-o")) o->out = v;
+        else if (!strcmp(a, "-c")) o->ckpt = v;
+        else if (!strcmp(a, "--resume")) o->resume = v;
+        else if (!strcmp(a, "--init")) o->init = v;
+        else if (!strcmp(a, "-H")) o->hidden = atoi(v);
+        else if (!strcmp(a, "-O")) o->buckets = atoi(v);
+        else if (!strcmp(a, "-e")) o->epochs = atoi(v);
+        else if (!strcmp(a, "-b")) o->batch = atoi(v);
+        else if (!strcmp(a, "-t")) o->threads = atoi(v);
+        else if (!strcmp(a, "-l")) o->lr = (float)atof(v);
+        else if (!strcmp(a, "-w")) o->wdl = (float)atof(v);
+        else if (!strcmp(a, "-s")) o->seed = strtoull(v, NULL, 10);
+        else return false;
+    }
+    if (!o->out || o->first_data >= argc || o->hidden < 1 || o->hidden > 4096 || o->buckets < 0
+        || o->buckets > NNUE_MAX_BUCKETS || o->epochs < 1 || o->batch < 1 || o->threads < 1 || o->threads > MAX_THREADS
+        || !(o->lr > 0) || !(o->wdl >= 0 && o->wdl <= 1) || (o->resume && o->init) || (o->resume && o->buckets))
+        return false;
+    snprintf(o->ckpt_default, sizeof o->ckpt_default, "%s.ckpt", o->out);
+    if (!o->ckpt)
+        o->ckpt = o->ckpt_default;
+    return true;
+}
+
+// The network to train: resumed from a checkpoint, fine-tuned from a checkpoint or an
+// exported network (widened to more output buckets if asked), or new. *done gets the
+// epochs already done. False, with the reason on stderr, when it cannot be had.
+static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
+{
+    *done = 0;
+    if (!o->resume && !o->init) {
+        if (!nn_alloc(net, o->hidden, o->buckets ? o->buckets : 1, o->seed) || !adam_alloc(adam, net->n_params)) {
+            fprintf(stderr, "train: out of memory\n");
+            return false;
+        }
+        return true;
+    }
+    const char *from = o->resume ? o->resume : o->init;
+    Nnue q = {0};
+    char err[256] = "";
+    bool loaded = nn_load_checkpoint(net, o->resume ? adam : NULL, done, from);
+    if (!loaded && o->init && nnue_load(&q, o->init, err, sizeof err)) {
+        loaded = nn_from_export(net, &q);
+        nnue_free(&q);
+    }
+    if (loaded && o->init && o->buckets && !nn_widen(net, o->buckets)) {
+        fprintf(stderr, "train: %s has %d output buckets, not 1 or %d\n", o->init, net->buckets, o->buckets);
+        return false;
+    }
+    if (!loaded) {
+        fprintf(stderr, "train: cannot load %s %s%s%s\n", o->resume ? "checkpoint" : "checkpoint or network", from,
+                err[0] ? ": " : "", err);
+        return false;
+    }
+    if (o->init) {
+        *done = 0;
+        if (!adam_alloc(adam, net->n_params))
+            return false;
+    }
+    fprintf(stderr, "%s %s: H %d, %d output buckets, %d epochs done\n", o->resume ? "resuming" : "fine-tuning from",
+            from, net->hidden, net->buckets, *done);
+    return true;
+}
+
+// The mean loss over a record set, without gradients (the jobs' gradients are kept).
+static double mean_loss(Job *jobs, int threads, const RecordSet *set)
+{
+    if (set->n == 0)
+        return 0;
+    float *saved[MAX_THREADS];
+    for (int k = 0; k < threads; k++) {
+        saved[k] = jobs[k].grad;
+        jobs[k].grad = NULL;
+        jobs[k].recs = set->recs;
+        jobs[k].order = NULL;
+    }
+    double loss = run_parallel(jobs, threads, 0, set->n) / (double)set->n;
+    for (int k = 0; k < threads; k++)
+        jobs[k].grad = saved[k];
+    return loss;
+}
+
+// One epoch over the shuffled training order (n entries), one AdamW step per batch with
+// the learning rate on its cosine schedule; returns the summed training loss.
+static double train_epoch(const Settings *o, Job *jobs, Net *net, Adam *adam, const RecordSet *train, size_t *order,
+                          size_t n, int epoch)
+{
+    uint64_t rng = o->seed * 0x9E3779B97F4A7C15ull + (uint64_t)epoch;
+    for (size_t i = n - 1; i > 0; i--) { // Fisher-Yates, seeded per epoch
+        rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+        size_t j = rng % (i + 1), tmp = order[i];
+        order[i] = order[j];
+        order[j] = tmp;
+    }
+    size_t batches = (n + (size_t)o->batch - 1) / (size_t)o->batch;
+    double train_loss = 0;
+    for (size_t b = 0; b < batches; b++) {
+        // Cosine from lr down to lr / 100 over the whole run.
+        double progress = ((double)epoch + (double)b / (double)batches) / o->epochs;
+        adam->lr = (float)(o->lr * (0.01 + 0.99 * 0.5 * (1.0 + cos(PI * progress))));
+        for (int k = 0; k < o->threads; k++) {
+            jobs[k].recs = train->recs;
+            jobs[k].order = order;
+        }
+        size_t from = b * (size_t)o->batch, to = from + (size_t)o->batch < n ? from + (size_t)o->batch : n;
+        train_loss += run_parallel(jobs, o->threads, from, to);
+        float scale = 1.0f / (float)(to - from);
+        for (size_t i = 0; i < net->n_params; i++)
+            jobs[0].grad[i] *= scale;
+        adam_step(adam, net, jobs[0].grad);
+    }
+    return train_loss;
+}
+
 int main(int argc, char **argv)
 {
     attacks_init();
     zobrist_init();
     psqt_init();
-    const char *out = NULL, *ckpt = NULL, *resume = NULL, *init = NULL;
-    int hidden = 256, buckets = 0, epochs = 10, batch = 16384, threads = 2;
-    float lr = 0.001f, wdl = 0.1f;
-    uint64_t seed = 1;
-    bool mirror = false;
-    int first_data = argc;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (a[0] != '-') {
-            first_data = i;
-            break;
-        }
-        if (!strcmp(a, "-m")) {
-            mirror = true;
-            continue;
-        }
-        if (i + 1 >= argc)
-            return usage();
-        const char *v = argv[++i];
-        if (!strcmp(a, "-o")) out = v;
-        else if (!strcmp(a, "-c")) ckpt = v;
-        else if (!strcmp(a, "--resume")) resume = v;
-        else if (!strcmp(a, "--init")) init = v;
-        else if (!strcmp(a, "-H")) hidden = atoi(v);
-        else if (!strcmp(a, "-O")) buckets = atoi(v);
-        else if (!strcmp(a, "-e")) epochs = atoi(v);
-        else if (!strcmp(a, "-b")) batch = atoi(v);
-        else if (!strcmp(a, "-t")) threads = atoi(v);
-        else if (!strcmp(a, "-l")) lr = (float)atof(v);
-        else if (!strcmp(a, "-w")) wdl = (float)atof(v);
-        else if (!strcmp(a, "-s")) seed = strtoull(v, NULL, 10);
-        else return usage();
-    }
-    if (!out || first_data >= argc || hidden < 1 || hidden > 4096 || buckets < 0 || buckets > NNUE_MAX_BUCKETS
-        || epochs < 1 || batch < 1 || threads < 1 || threads > MAX_THREADS || !(lr > 0) || !(wdl >= 0 && wdl <= 1)
-        || (resume && init) || (resume && buckets))
+    Settings o;
+    if (!parse_args(argc, argv, &o))
         return usage();
-    char ckpt_default[1024];
-    snprintf(ckpt_default, sizeof ckpt_default, "%s.ckpt", out);
-    if (!ckpt)
-        ckpt = ckpt_default;
-
     static Data data;
-    for (int i = first_data; i < argc; i++)
-        if (!load(&data, argv[i], wdl))
+    for (int i = o.first_data; i < argc; i++)
+        if (!load(&data, argv[i], o.wdl))
             return 1;
     fprintf(stderr, "%zu records: %zu skipped (in check, noisy best move, mate score), %zu to train on, %zu held out\n",
             data.read, data.skipped, data.train.n, data.held.n);
     if (data.train.n == 0)
         return 1;
-
     Net net;
     Adam adam;
-    int done = 0;
-    if (resume || init) {
-        Nnue q = {0};
-        char err[256] = "";
-        bool loaded = nn_load_checkpoint(&net, resume ? &adam : NULL, &done, resume ? resume : init);
-        if (!loaded && init && nnue_load(&q, init, err, sizeof err)) {
-            loaded = nn_from_export(&net, &q);
-            nnue_free(&q);
-        }
-        if (loaded && init && buckets && !nn_widen(&net, buckets)) {
-            fprintf(stderr, "train: %s has %d output buckets, not 1 or %d\n", init, net.buckets, buckets);
-            return 1;
-        }
-        if (!loaded) {
-            fprintf(stderr, "train: cannot load %s %s%s%s\n", resume ? "checkpoint" : "checkpoint or network",
-                    resume ? resume : init, err[0] ? ": " : "", err);
-            return 1;
-        }
-        if (init) {
-            done = 0;
-            if (!adam_alloc(&adam, net.n_params))
-                return 1;
-        }
-        fprintf(stderr, "%s %s: H %d, %d output buckets, %d epochs done\n", resume ? "resuming" : "fine-tuning from",
-                resume ? resume : init, net.hidden, net.buckets, done);
-    } else if (!nn_alloc(&net, hidden, buckets ? buckets : 1, seed) || !adam_alloc(&adam, net.n_params)) {
-        fprintf(stderr, "train: out of memory\n");
+    int done;
+    if (!start_network(&o, &net, &adam, &done))
         return 1;
-    }
 
     Job jobs[MAX_THREADS];
-    for (int k = 0; k < threads; k++) {
-        jobs[k] = (Job){.net = &net, .wdl = wdl};
+    for (int k = 0; k < o.threads; k++) {
+        jobs[k] = (Job){.net = &net, .wdl = o.wdl};
         jobs[k].grad = malloc(net.n_params * sizeof(float));
         if (!jobs[k].grad)
             return 1;
     }
-    size_t n = data.train.n * (mirror ? 2 : 1), *order = malloc(n * sizeof *order);
+    size_t n = data.train.n * (o.mirror ? 2 : 1), *order = malloc(n * sizeof *order);
     if (!order)
         return 1;
     for (size_t i = 0; i < n; i++)
         order[i] = i < data.train.n ? i : (i - data.train.n) | MIRRORED;
-    size_t batches = (n + (size_t)batch - 1) / (size_t)batch;
     // The losses before this run's first step, for comparison.
-    for (int k = 0; k < threads; k++) {
-        jobs[k].recs = data.train.recs;
-        jobs[k].order = NULL;
-    }
-    float *grads[MAX_THREADS];
-    for (int k = 0; k < threads; k++) {
-        grads[k] = jobs[k].grad;
-        jobs[k].grad = NULL;
-    }
-    double start_train = run_parallel(jobs, threads, 0, data.train.n) / (double)data.train.n, start_held = 0;
-    for (int k = 0; k < threads; k++)
-        jobs[k].recs = data.held.recs;
-    if (data.held.n)
-        start_held = run_parallel(jobs, threads, 0, data.held.n) / (double)data.held.n;
-    for (int k = 0; k < threads; k++)
-        jobs[k].grad = grads[k];
+    double start_train = mean_loss(jobs, o.threads, &data.train), start_held = mean_loss(jobs, o.threads, &data.held);
     printf("epoch %d (start): train loss %.6f, held-out loss %.6f\n", done, start_train, start_held);
-    for (int epoch = done; epoch < epochs; epoch++) {
+    for (int epoch = done; epoch < o.epochs; epoch++) {
         int64_t t0 = tm_now();
-        uint64_t rng = seed * 0x9E3779B97F4A7C15ull + (uint64_t)epoch;
-        for (size_t i = n - 1; i > 0; i--) { // Fisher-Yates, seeded per epoch
-            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-            size_t j = rng % (i + 1), tmp = order[i];
-            order[i] = order[j];
-            order[j] = tmp;
-        }
-        double train_loss = 0;
-        for (size_t b = 0; b < batches; b++) {
-            // Cosine from lr down to lr / 100 over the whole run.
-            double progress = ((double)epoch + (double)b / (double)batches) / epochs;
-            adam.lr = (float)(lr * (0.01 + 0.99 * 0.5 * (1.0 + cos(PI * progress))));
-            for (int k = 0; k < threads; k++) {
-                jobs[k].recs = data.train.recs;
-                jobs[k].order = order;
-            }
-            size_t from = b * (size_t)batch, to = from + (size_t)batch < n ? from + (size_t)batch : n;
-            train_loss += run_parallel(jobs, threads, from, to);
-            float scale = 1.0f / (float)(to - from);
-            for (size_t i = 0; i < net.n_params; i++)
-                jobs[0].grad[i] *= scale;
-            adam_step(&adam, &net, jobs[0].grad);
-        }
-        double held_loss = 0;
-        if (data.held.n) {
-            float *saved[MAX_THREADS];
-            for (int k = 0; k < threads; k++) {
-                saved[k] = jobs[k].grad;
-                jobs[k].grad = NULL;
-                jobs[k].recs = data.held.recs;
-                jobs[k].order = NULL;
-            }
-            held_loss = run_parallel(jobs, threads, 0, data.held.n) / (double)data.held.n;
-            for (int k = 0; k < threads; k++)
-                jobs[k].grad = saved[k];
-        }
-        if (!nn_save_checkpoint(&net, &adam, epoch + 1, ckpt) || !nn_export(&net, out)) {
-            fprintf(stderr, "train: cannot write %s or %s\n", ckpt, out);
+        double train_loss = train_epoch(&o, jobs, &net, &adam, &data.train, order, n, epoch);
+        double held_loss = mean_loss(jobs, o.threads, &data.held);
+        if (!nn_save_checkpoint(&net, &adam, epoch + 1, o.ckpt) || !nn_export(&net, o.out)) {
+            fprintf(stderr, "train: cannot write %s or %s\n", o.ckpt, o.out);
             return 1;
         }
         printf("epoch %d: train loss %.6f, held-out loss %.6f, lr %.6f, %.1f s\n", epoch + 1, train_loss / (double)n,
                held_loss, (double)adam.lr, (double)(tm_now() - t0) / 1000.0);
         fflush(stdout);
     }
-    for (int k = 0; k < threads; k++)
+    for (int k = 0; k < o.threads; k++)
         free(jobs[k].grad);
     free(order);
     free(data.train.recs);
