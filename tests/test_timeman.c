@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// The time manager: budgets for every kind of clock, and extreme values.
+#include "test_util.h"
+
+#include "timeman.h"
+
+static void test_time_budget(void **state)
+{
+    (void)state;
+    SearchLimits l;
+    TimeBudget b;
+    limits_init(&l);
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == INT64_MAX); // no limit given: infinite
+    l.time[WHITE] = 10000;
+    l.inc[WHITE] = 100;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.soft_ms > 100 && b.soft_ms <= b.hard_ms && b.hard_ms < 10000 / 2);
+    l.time[WHITE] = 0; // flag about to fall
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == 0);
+    l.time[WHITE] = -50;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == 0);
+    l.time[WHITE] = 100; // increment far larger than the clock: never spend it in advance
+    l.inc[WHITE] = 5000;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms < 90);
+    l.time[WHITE] = 1000;
+    l.inc[WHITE] = 0;
+    l.movestogo = 1;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms < 1000 - 10 && b.hard_ms > 300);
+    limits_init(&l); // only black's clock while white moves: assume the same clock
+    l.time[BLACK] = 2000;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms < 2000);
+    limits_init(&l);
+    l.movetime = 500;
+    b = tm_budget(&l, WHITE, 10);
+    assert_int_equal(b.hard_ms, 490);
+    // An infinite search has no limit, whatever clocks come with it.
+    limits_init(&l);
+    l.infinite = true;
+    l.time[WHITE] = l.time[BLACK] = 1000;
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(b.hard_ms == INT64_MAX && b.soft_ms == INT64_MAX);
+}
+
+// Every clock field at extreme values: no overflow (the sanitizer build aborts on one),
+// and the budget stays within what the clock holds; a huge clock gives a long search.
+static void test_time_budget_extremes(void **state)
+{
+    (void)state;
+    static const int64_t V[] = {INT64_MIN + 1, -4000000000000000000LL, -CLOCK_MAX_MS - 1, -1, 0, 1, 1000,
+                                CLOCK_MAX_MS + 1, 4000000000000000000LL, INT64_MAX};
+    enum { NV = sizeof V / sizeof *V };
+    static const int64_t OVERHEAD[] = {0, 10, 5000, INT64_MAX};
+    for (int ti = 0; ti < NV; ti++)
+        for (int ii = 0; ii < NV; ii++)
+            for (int mi = 0; mi < NV; mi++)
+                for (int oi = 0; oi < 4; oi++)
+                    for (int mtg = 0; mtg <= 1; mtg++) {
+                        SearchLimits l;
+                        limits_init(&l);
+                        l.time[WHITE] = l.time[BLACK] = V[ti];
+                        l.inc[WHITE] = l.inc[BLACK] = V[ii];
+                        l.movetime = V[mi];
+                        l.movestogo = mtg;
+                        TimeBudget b = tm_budget(&l, WHITE, OVERHEAD[oi]);
+                        assert_true(b.soft_ms >= 0 && b.soft_ms <= b.hard_ms);
+                        int64_t clock = tm_clamp(V[ti]);
+                        if (clock <= 0)
+                            assert_true(b.hard_ms <= 1);
+                        else
+                            assert_true(b.hard_ms <= clock);
+                    }
+    SearchLimits l;
+    limits_init(&l);
+    l.time[WHITE] = l.time[BLACK] = 4000000000000000000LL;
+    TimeBudget b = tm_budget(&l, WHITE, 10);
+    assert_true(b.soft_ms > 1000000000 && b.hard_ms > b.soft_ms);
+    assert_int_equal(tm_clamp(INT64_MIN + 1), -CLOCK_MAX_MS);
+    assert_int_equal(tm_clamp(TIME_NONE), TIME_NONE);
+}
+
+int main(void)
+{
+    init_tables();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_time_budget_extremes),
+    };
+    return cmocka_run_group_tests_name("timeman", tests, NULL, NULL);
+}
