@@ -11,7 +11,7 @@ else
   ARCHFLAGS := -march=$(ARCH)
 endif
 # OPT is the optimisation (debug swaps it); CFLAGS given on the command line are added.
-OPT     ?= -O3 -DNDEBUG -flto
+OPT     ?= -O3 -DNDEBUG -flto=auto
 ALL_CFLAGS = $(OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -pthread $(CFLAGS)
 LIBS    := -pthread -lm
 
