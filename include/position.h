@@ -9,7 +9,6 @@
 
 #include "attacks.h"
 #include "bitboard.h"
-#include "psqt.h"
 #include "types.h"
 
 // Irreversible state, one per ply, saved and restored with a plain assignment.
@@ -31,7 +30,6 @@ typedef struct {
     uint8_t board[64];
     int side;
     int game_ply;   // plies since the start of the game (fullmove number from FEN)
-    PackedScore psq; // sum of psqt[] over the board, white's view
     bool chess960;  // write castling as king-takes-rook and Shredder-FEN
     Square castle_rook[4];      // rook square per right (index = log2 of the right)
     Bitboard castle_path[4];    // squares that must be empty, king and rook excluded

@@ -9,6 +9,7 @@
 
 #include "attacks.h"
 #include "bitboard.h"
+#include "psqt.h"
 
 // The side to move is better off by about this much; not tuned (the tuner's positions
 // carry no information about it).
@@ -144,7 +145,7 @@ static int endgame_scale(const Position *pos, int eg)
     return 64;
 }
 
-// The material and square terms that pos->psq sums incrementally, counted for the tuner.
+// The material and square terms (psqt), counted for the tuner.
 static void trace_psqt(const Position *pos, EvalTrace *trace)
 {
     for (Square sq = 0; sq < 64; sq++) {
@@ -157,6 +158,19 @@ static void trace_psqt(const Position *pos, EvalTrace *trace)
     }
 }
 
+// The sum of psqt[] over the board, white's view. Summed here rather than kept up to
+// date in every make: the position does not know which evaluation is in use, and the
+// network engine, which never reads it, saves the work.
+static PackedScore psqt_sum(const Position *pos)
+{
+    PackedScore score = 0;
+    for (Bitboard b = pos_occupied(pos); b;) {
+        Square sq = pop_lsb(&b);
+        score += psqt[pos->board[sq]][sq];
+    }
+    return score;
+}
+
 static inline Score evaluate(const Position *pos, EvalTrace *trace)
 {
     EvalInfo ei = {trace, {0}, {0}, {0}, {0}};
@@ -165,7 +179,7 @@ static inline Score evaluate(const Position *pos, EvalTrace *trace)
         Square k = pos_king(pos, c);
         ei.king_zone[c] = king_attacks(k) | sq_bb(k);
     }
-    PackedScore score = pos->psq;
+    PackedScore score = psqt_sum(pos);
     score += eval_pawns(pos, WHITE, &ei) - eval_pawns(pos, BLACK, &ei);
     score += eval_pieces(pos, WHITE, &ei) - eval_pieces(pos, BLACK, &ei);
     score += eval_king(pos, WHITE, &ei) - eval_king(pos, BLACK, &ei);

@@ -21,14 +21,13 @@ static const char PIECE_CHARS[] = "PNBRQKpnbrqk";
 // Index of a castling right (WHITE_OO -> 0 ... BLACK_OOO -> 3).
 static int right_index(int color, bool king_side) { return color * 2 + (king_side ? 0 : 1); }
 
-// The three board primitives. Each keeps bitboards, mailbox, psq and the current key in step.
+// The three board primitives. Each keeps bitboards, mailbox and the current key in step.
 static inline void put_piece(Position *pos, int piece, Square sq)
 {
     Bitboard b = sq_bb(sq);
     pos->by_type[piece_type(piece)] |= b;
     pos->by_color[piece_color(piece)] |= b;
     pos->board[sq] = (uint8_t)piece;
-    pos->psq += psqt[piece][sq];
     pos->states[pos->st_index].key ^= zobrist.piece_square[piece][sq];
 }
 
@@ -39,7 +38,6 @@ static inline void remove_piece(Position *pos, Square sq)
     pos->by_type[piece_type(piece)] ^= b;
     pos->by_color[piece_color(piece)] ^= b;
     pos->board[sq] = NO_PIECE;
-    pos->psq -= psqt[piece][sq];
     pos->states[pos->st_index].key ^= zobrist.piece_square[piece][sq];
 }
 
@@ -51,7 +49,6 @@ static inline void move_piece(Position *pos, Square from, Square to)
     pos->by_color[piece_color(piece)] ^= b;
     pos->board[from] = NO_PIECE;
     pos->board[to] = (uint8_t)piece;
-    pos->psq += psqt[piece][to] - psqt[piece][from];
     pos->states[pos->st_index].key ^= zobrist.piece_square[piece][from] ^ zobrist.piece_square[piece][to];
 }
 
@@ -562,7 +559,6 @@ Key pos_compute_key(const Position *pos)
 bool pos_is_ok(const Position *pos)
 {
     const StateInfo *st = pos_state(pos);
-    PackedScore psq = 0;
     for (Square sq = 0; sq < 64; sq++) {
         int piece = pos->board[sq];
         bool on_bb = (pos_occupied(pos) & sq_bb(sq)) != 0;
@@ -571,13 +567,12 @@ bool pos_is_ok(const Position *pos)
         if (piece != NO_PIECE) {
             if (!(pos_pieces(pos, piece_color(piece), piece_type(piece)) & sq_bb(sq)))
                 return false;
-            psq += psqt[piece][sq];
         }
     }
     if (pos->by_color[WHITE] & pos->by_color[BLACK])
         return false;
     if (popcount(pos_pieces(pos, WHITE, KING)) != 1 || popcount(pos_pieces(pos, BLACK, KING)) != 1)
         return false;
-    return psq == pos->psq && st->key == pos_compute_key(pos) && st->checkers == compute_checkers(pos)
+    return st->key == pos_compute_key(pos) && st->checkers == compute_checkers(pos)
         && !pos_attacked_by(pos, pos_king(pos, color_flip(pos->side)), pos->side);
 }
