@@ -26,8 +26,10 @@ typedef struct {
     // Singular extensions: from se_depth, TT draft at least depth - se_tt_depth, margin
     // se_margin * depth.
     int se_depth, se_tt_depth, se_margin;
-    // Late-move reductions from lmr_depth: lmr_base / 100 + ln(depth) ln(moves) * 100 /
-    // lmr_div, less one for a killer and history / lmr_history.
+    // Late-move reductions of quiet moves from lmr_depth: lmr_base / 100 + ln(depth)
+    // ln(moves) * 100 / lmr_div, one more off the PV and one more at cut nodes, less
+    // history / lmr_history and one for a move that gives check. Killers and the counter
+    // move are never reduced.
     int lmr_depth, lmr_base, lmr_div, lmr_history;
     // Aspiration windows from asp_depth, first half-width asp_delta, doubled on a fail.
     int asp_depth, asp_delta;
