@@ -144,11 +144,14 @@ static void search_make(SearchThread *t, SearchStack *ss, Move m)
     ss->move = m;
     ss->moved = t->pos.board[move_from(m)];
     ss->cont_row = hist_cont_row(&t->hist, &t->pos, m);
-    NnueDelta d;
-    if (t->nnue)
+    if (!t->nnue) {
+        pos_make_move(&t->pos, m);
+        tt_prefetch(t->tt, pos_key(&t->pos)); // the child's probe comes next
+    } else {
+        NnueDelta d; // taken before the move: the pieces it moves and takes
         nnue_delta(&t->pos, m, &d);
-    pos_make_move(&t->pos, m);
-    if (t->nnue) {
+        pos_make_move(&t->pos, m);
+        tt_prefetch(t->tt, pos_key(&t->pos));
         nnue_apply(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1], &d);
 #ifndef NDEBUG
         Accumulator fresh; // debug builds check the update against a refresh
@@ -165,6 +168,7 @@ static void search_make_null(SearchThread *t, SearchStack *ss)
     ss->moved = NO_PIECE;
     ss->cont_row = NULL;
     pos_make_null(&t->pos);
+    tt_prefetch(t->tt, pos_key(&t->pos));
     if (t->nnue)
         t->acc[ss->ply + 1] = t->acc[ss->ply];
 }

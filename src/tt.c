@@ -38,12 +38,6 @@ void tt_clear(TT *tt)
 
 void tt_new_search(TT *tt) { tt->generation = (uint8_t)(tt->generation + 4); }
 
-static inline TTBucket *bucket_of(const TT *tt, Key key)
-{
-    // Multiply-shift maps the high 32 bits onto [0, count) without a division.
-    return &tt->buckets[((key >> 32) * (uint64_t)tt->count) >> 32];
-}
-
 // How many searches ago an entry was written (0..63): the bound bits are masked off first.
 static inline int age_of(const TT *tt, const TTEntry *e)
 {
@@ -80,7 +74,7 @@ static void write_slot(TTSlot s, const TTEntry *e)
 
 bool tt_probe(TT *tt, Key key, TTEntry *entry, TTSlot *slot)
 {
-    TTBucket *b = bucket_of(tt, key);
+    TTBucket *b = tt_bucket(tt, key);
     uint16_t key16 = (uint16_t)key;
     TTEntry e[TT_BUCKET_SIZE];
     for (int i = 0; i < TT_BUCKET_SIZE; i++) {
