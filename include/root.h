@@ -13,4 +13,9 @@
 // result of all threads is played. info nodes and nps count every thread.
 void root_search(SearchThread *t);
 
+// A fixed-node search of t->pos for tools and self-play (t set up without output and
+// with opts.print_bestmove false): no new iteration after `soft` nodes, a stop at `hard`.
+// Returns the best move and sets *score (side to move's view).
+Move root_search_nodes(SearchThread *t, uint64_t soft, uint64_t hard, Score *score);
+
 #endif

@@ -24,6 +24,14 @@ typedef struct {
     atomic_llong start_ms;    // when the time limits started (reset at ponderhit)
 } SearchControl;
 
+// A control block with no stop, no ponder and the clock at 0.
+static inline void search_control_init(SearchControl *ctl)
+{
+    atomic_init(&ctl->stop, false);
+    atomic_init(&ctl->pondering, false);
+    atomic_init(&ctl->start_ms, 0);
+}
+
 typedef struct {
     int multipv;
     bool show_wdl;

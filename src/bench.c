@@ -52,9 +52,7 @@ uint64_t bench_run(int depth, size_t hash_mb, const Nnue *net, OutputFn out, voi
 {
     TT tt = {0};
     SearchControl own;
-    atomic_init(&own.stop, false);
-    atomic_init(&own.pondering, false);
-    atomic_init(&own.start_ms, 0);
+    search_control_init(&own);
     if (!ctl)
         ctl = &own;
     SearchThread *t = alloc_search(&tt, hash_mb);
@@ -126,9 +124,7 @@ int bench_epd(const char *path, int ms, size_t hash_mb, const Nnue *net, FILE *o
     }
     TT tt = {0};
     SearchControl ctl;
-    atomic_init(&ctl.stop, false);
-    atomic_init(&ctl.pondering, false);
-    atomic_init(&ctl.start_ms, 0);
+    search_control_init(&ctl);
     SearchThread *t = alloc_search(&tt, hash_mb);
     if (!t) {
         fprintf(out, "info string out of memory\n");

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Entry point: initialises the tables, then runs a command-line subcommand
-// (bench [depth], perft N [FEN], epd FILE [ms]) or the UCI loop on stdin/stdout.
+// (bench [depth], perft N [FEN], epd FILE [ms], "genfens ...") or the UCI loop on
+// stdin/stdout.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "attacks.h"
 #include "bench.h"
+#include "genfens.h"
 #include "nnue.h"
 #include "perft.h"
 #include "position.h"
@@ -35,6 +37,18 @@ int main(int argc, char **argv)
         bench_run(depth > 0 && depth < 64 ? depth : BENCH_DEFAULT_DEPTH, 16, eval_net, print_line, NULL, NULL);
         nnue_free(&net);
         return 0;
+    }
+    // OpenBench: ./outpost "genfens N seed S book B [extra]" quit (the words may also come
+    // as separate arguments); the process ends after the openings.
+    if (argc >= 2 && !strncmp(argv[1], "genfens", 7) && (argv[1][7] == ' ' || argv[1][7] == '\0')) {
+        char command[1024] = "";
+        for (int i = 1; i < argc && strcmp(argv[i], "quit"); i++) {
+            strncat(command, argv[i], sizeof command - strlen(command) - 2);
+            strcat(command, " ");
+        }
+        int rc = genfens_run(command, eval_net, print_line, NULL);
+        nnue_free(&net);
+        return rc;
     }
     if (argc >= 3 && !strcmp(argv[1], "epd")) {
         int ms = argc >= 4 ? atoi(argv[3]) : 1000;

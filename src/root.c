@@ -432,3 +432,15 @@ void root_search(SearchThread *t)
     if (t->opts.print_bestmove)
         print_bestmove(t);
 }
+
+Move root_search_nodes(SearchThread *t, uint64_t soft, uint64_t hard, Score *score)
+{
+    limits_init(&t->limits);
+    t->limits.soft_nodes = soft;
+    t->limits.nodes = hard;
+    atomic_store(&t->ctl->stop, false);
+    atomic_store(&t->ctl->start_ms, tm_now());
+    root_search(t);
+    *score = t->completed[0].score;
+    return t->best_move;
+}

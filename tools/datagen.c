@@ -30,6 +30,7 @@
 
 #include "attacks.h"
 #include "movegen.h"
+#include "openings.h"
 #include "packpos.h"
 #include "psqt.h"
 #include "rng.h"
@@ -38,9 +39,6 @@
 
 enum {
     CHUNK_GAMES = 16,
-    RANDOM_PLIES = 8,          // random opening plies: 8 or 9
-    OPENING_NODES = 5000,      // the search that vets a random opening ..
-    OPENING_MAX_SCORE = 1000,  // .. rejects it beyond this score
     HARD_NODES_FACTOR = 8,     // hard node cap per move: soft limit times this
     MAX_GAME_PLIES = 600,      // a longer game is called a draw
     WIN_SCORE = 2000,          // a side this far ahead (cp, white's view) ..
@@ -60,8 +58,6 @@ typedef struct {
     const Nnue *net;
 } Config;
 
-/* ---------------------------------------------------------------- randomness */
-
 /* ---------------------------------------------------------------- playing */
 
 static void discard(void *ctx, const char *line)
@@ -70,51 +66,14 @@ static void discard(void *ctx, const char *line)
     (void)line;
 }
 
-// One fixed-node search of t->pos; returns the best move and sets *score (side to move).
-static Move search_nodes(SearchThread *t, uint64_t soft, uint64_t hard, Score *score)
-{
-    limits_init(&t->limits);
-    t->limits.soft_nodes = soft;
-    t->limits.nodes = hard;
-    atomic_store(&t->ctl->stop, false);
-    atomic_store(&t->ctl->start_ms, tm_now());
-    root_search(t);
-    *score = t->completed[0].score;
-    return t->best_move;
-}
-
-// Sets t->pos to the start position plus 8 or 9 random legal moves, again until the
-// position has a legal move and a short search scores it within OPENING_MAX_SCORE.
-static void random_opening(SearchThread *t, uint64_t *rng)
-{
-    for (;;) {
-        char err[64];
-        pos_set_fen(&t->pos, START_FEN, false, err, sizeof err);
-        int plies = RANDOM_PLIES + (int)(rng_next(rng) % 2);
-        bool ok = true;
-        for (int i = 0; i < plies && ok; i++) {
-            MoveList list;
-            gen_moves(&t->pos, &list, GEN_ALL);
-            ok = list.count > 0;
-            if (ok)
-                pos_make_move(&t->pos, list.moves[rng_next(rng) % (uint64_t)list.count]);
-        }
-        if (!ok || gen_count_legal(&t->pos) == 0)
-            continue;
-        Score s;
-        search_nodes(t, OPENING_NODES, OPENING_NODES, &s);
-        if (s >= -OPENING_MAX_SCORE && s <= OPENING_MAX_SCORE)
-            return;
-    }
-}
-
 // Plays one game from a fresh search state; appends its records to buf (room for
 // MAX_GAME_PLIES) and returns how many. Results: 2 white wins, 1 draw, 0 black wins.
 static int play_game(SearchThread *t, uint64_t nodes, uint64_t *rng, PackedPos *buf)
 {
     tt_clear(t->tt);
     search_clear(t);
-    random_opening(t, rng);
+    while (!opening_random(t, NULL, OPENING_PLIES, rng)) // never fails from the start position in practice
+        ;
     tt_clear(t->tt);
     search_clear(t);
     Position *pos = &t->pos;
@@ -128,7 +87,7 @@ static int play_game(SearchThread *t, uint64_t nodes, uint64_t *rng, PackedPos *
             || pos_is_repetition(pos, 0))
             break;
         Score s;
-        Move m = search_nodes(t, nodes, nodes * HARD_NODES_FACTOR, &s);
+        Move m = root_search_nodes(t, nodes, nodes * HARD_NODES_FACTOR, &s);
         packpos_pack(pos, s, m, 1, &buf[n++]); // the result is set once the game ends
         int white = pos->side == WHITE ? s : -s;
         win_streak = white >= WIN_SCORE ? (win_streak > 0 ? win_streak + 1 : 1)
