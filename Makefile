@@ -12,7 +12,12 @@ else
 endif
 # OPT is the optimisation (debug swaps it); CFLAGS given on the command line are added.
 OPT     ?= -O3 -DNDEBUG -flto=auto
-ALL_CFLAGS = $(OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -pthread $(CFLAGS)
+# TUNE=1: the named search parameters become UCI spin options (OpenBench's SPSA).
+TUNE    ?= 0
+ifeq ($(TUNE),1)
+  TUNEFLAGS := -DOUTPOST_TUNE
+endif
+ALL_CFLAGS = $(OPT) $(STD) $(WARN) $(ARCHFLAGS) $(TUNEFLAGS) -Iinclude -Ibuild/gen -pthread $(CFLAGS)
 LIBS    := -pthread -lm
 
 SRC       := $(wildcard src/*.c)
@@ -149,6 +154,8 @@ test: deps $(EXE) $(TEST_BINS)
 	@bash tests/embed_test.sh ./$(EXE)
 	@bash tests/check_layers.sh
 	@bash tests/check_readme_options.sh ./$(EXE)
+	@$(MAKE) -s EXE=build/tune/outpost TUNE=1 build/tune/outpost
+	@bash tests/tune_test.sh ./$(EXE) build/tune/outpost
 
 test-long: deps $(EXE) $(TEST_BINS)
 	@OUTPOST_LONG=1 OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)

@@ -71,6 +71,7 @@ typedef struct {
     int tb_probe_depth; // SyzygyProbeDepth
     int tb_probe_limit; // SyzygyProbeLimit
     bool tb_rule50;     // Syzygy50MoveRule
+    SearchParams params; // the search's named parameters (options in a TUNE=1 build)
     // Changes asked for while a search runs, applied once it has ended (job.c).
     int pending_threads;
     size_t pending_hash_mb;

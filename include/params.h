@@ -64,4 +64,8 @@ const ParamInfo *param_find(const char *name);
 bool param_set(SearchParams *p, const ParamInfo *info, int value);
 int param_get(const SearchParams *p, const ParamInfo *info);
 
+// OpenBench's SPSA input line of a parameter at value: "name, int, value, min, max,
+// c_end, r_end", with c_end a twentieth of the range (at least 1) and r_end 0.002.
+void param_spsa_line(const ParamInfo *info, int value, char *buf, size_t size);
+
 #endif

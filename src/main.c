@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Entry point: initialises the tables, then runs a command-line subcommand
-// (bench [depth], perft N [FEN], epd FILE [ms], "genfens ...") or the UCI loop on
+// (bench [depth], perft N [FEN], epd FILE [ms], "genfens ...", spsa) or the UCI loop on
 // stdin/stdout.
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "genfens.h"
 #include "nnue.h"
+#include "params.h"
 #include "perft.h"
 #include "position.h"
 #include "psqt.h"
@@ -49,6 +50,18 @@ int main(int argc, char **argv)
         int rc = genfens_run(command, eval_net, print_line, NULL);
         nnue_free(&net);
         return rc;
+    }
+    // OpenBench's SPSA input: one line per named search parameter (setting them takes a
+    // TUNE=1 build, whose `uci` lists them as options).
+    if (argc >= 2 && !strcmp(argv[1], "spsa")) {
+        SearchParams defaults = SEARCH_PARAMS_DEFAULT;
+        for (int i = 0; i < PARAM_COUNT; i++) {
+            char line[160];
+            param_spsa_line(&PARAM_TABLE[i], param_get(&defaults, &PARAM_TABLE[i]), line, sizeof line);
+            puts(line);
+        }
+        nnue_free(&net);
+        return 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "epd")) {
         int ms = argc >= 4 ? atoi(argv[3]) : 1000;

@@ -214,7 +214,32 @@ void options_print(Engine *e)
             break;
         }
     }
+#ifdef OUTPOST_TUNE
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        const ParamInfo *p = &PARAM_TABLE[i];
+        engine_say(e, "option name %s type spin default %d min %d max %d", p->name, param_get(&e->params, p), p->min,
+                   p->max);
+    }
+#endif
 }
+
+#ifdef OUTPOST_TUNE
+// A tuning build's search parameters as spin options (the SPSA interface): they apply
+// from the next search.
+static bool set_param(Engine *e, const char *name, const char *value)
+{
+    for (int i = 0; i < PARAM_COUNT; i++) {
+        const ParamInfo *p = &PARAM_TABLE[i];
+        if (strcasecmp(name, p->name))
+            continue;
+        int64_t v;
+        if (!engine_parse_int(value, &v) || v < p->min || v > p->max || !param_set(&e->params, p, (int)v))
+            engine_say(e, "info string %s must be an integer from %d to %d, not '%s'", p->name, p->min, p->max, value);
+        return true;
+    }
+    return false;
+}
+#endif
 
 void options_set(Engine *e, const char *name, bool has_value, const char *value, const char *raw)
 {
@@ -222,6 +247,10 @@ void options_set(Engine *e, const char *name, bool has_value, const char *value,
     for (int i = 0; i < N_OPTIONS && !o; i++)
         if (!strcasecmp(name, OPTIONS[i].name))
             o = &OPTIONS[i];
+#ifdef OUTPOST_TUNE
+    if (!o && set_param(e, name, value))
+        return;
+#endif
     if (!o) {
         engine_say(e, "info string unknown option '%s'", name);
         return;

@@ -2,6 +2,7 @@
 // The table of tunable search parameters: names, places and ranges.
 #include "params.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define PARAM(field, lo, hi) {#field, offsetof(SearchParams, field), lo, hi}
@@ -40,3 +41,10 @@ bool param_set(SearchParams *p, const ParamInfo *info, int value)
 }
 
 int param_get(const SearchParams *p, const ParamInfo *info) { return *(const int *)((const char *)p + info->offset); }
+
+void param_spsa_line(const ParamInfo *info, int value, char *buf, size_t size)
+{
+    int c_end = (info->max - info->min) / 20;
+    snprintf(buf, size, "%s, int, %d, %d, %d, %d, 0.002", info->name, value, info->min, info->max,
+             c_end > 0 ? c_end : 1);
+}

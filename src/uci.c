@@ -239,6 +239,7 @@ static void cmd_go(Engine *e, char **tok, int n)
     }
     t->limits = limits;
     t->opts = opts;
+    t->params = e->params;
     t->nnue = e->use_nnue && e->net.memory && !limited ? &e->net : NULL;
     t->tt = &e->tt;
     t->ctl = &e->ctl;
@@ -395,6 +396,7 @@ int uci_loop_capped(FILE *in, FILE *out, const UciCaps *caps)
     e->caps = *caps;
     e->out = out;
     pthread_mutex_init(&e->out_lock, NULL);
+    e->params = (SearchParams)SEARCH_PARAMS_DEFAULT;
     e->tb = tb_create(engine_write_line, e);
     e->pool = pool_create(search_init);
     char **tok = malloc(MAX_TOKENS * sizeof *tok);
