@@ -28,7 +28,7 @@ BUILD     ?= build
 TEST_OPT  ?= -O2 -g -DNDEBUG
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c tests/fuzz/fuzz_book.c \
-             tests/fuzz/fuzz_syzygy.c
+             tests/fuzz/fuzz_syzygy.c tests/fuzz/fuzz_pgn.c
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 TEST_EXTRA_test_train := tools/nnue_train.c
@@ -133,7 +133,7 @@ $(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(w
 # train fits the network (docs/NNUE.md) with the core in tools/nnue_train.c. They build
 # into $(BUILD)/tools with OPT, so `make sanitize` tests ASan tools in build/asan/tools and
 # never replaces the release tools in build/tools.
-TOOLS := $(patsubst %,$(BUILD)/tools/%,datagen tune train tbprobe)
+TOOLS := $(patsubst %,$(BUILD)/tools/%,datagen tune train tbprobe pgn2data)
 TOOL_EXTRA_train := tools/nnue_train.c
 tools: $(TOOLS)
 
@@ -178,8 +178,9 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c tests/fuzz/fuzz.h 
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< tests/fuzz/fuzz_util.c $(LIB_SRC) -o $@ -lm
 
-fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move build/fuzz/fuzz_book build/fuzz/fuzz_syzygy
-	@for t in uci fen move book syzygy; do \
+fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move build/fuzz/fuzz_book build/fuzz/fuzz_syzygy \
+      build/fuzz/fuzz_pgn
+	@for t in uci fen move book syzygy pgn; do \
 	    mkdir -p build/fuzz/corpus/$$t; \
 	    echo "== fuzz_$$t for $(FUZZ_TIME) s"; \
 	    build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -print_final_stats=1 \

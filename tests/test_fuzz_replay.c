@@ -92,6 +92,12 @@ static void test_replay_book(void **state)
     replay("book", fuzz_book, 4);
 }
 
+static void test_replay_pgn(void **state)
+{
+    (void)state;
+    replay("pgn", fuzz_pgn, 3);
+}
+
 static void test_replay_syzygy(void **state)
 {
     (void)state;
@@ -139,6 +145,7 @@ int main(void)
         cmocka_unit_test(test_replay_move),
         cmocka_unit_test(test_replay_book),
         cmocka_unit_test(test_replay_syzygy),
+        cmocka_unit_test(test_replay_pgn),
         cmocka_unit_test(test_caps_hold),
     };
     return cmocka_run_group_tests_name("fuzz replay", tests, NULL, NULL);

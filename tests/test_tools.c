@@ -6,12 +6,14 @@
 // labelled quiet positions; train's command line, with reflected positions, lowers the
 // held-out loss and exports a network the engine loads; tune with no epochs writes src/weights.c back unchanged (the
 // layout contract between weights.h, the tuner and the table); a few epochs lower the
-// error.
+// error; pgn2data turns a fastchess PGN into the records, naming and skipping a
+// malformed game.
 #define _POSIX_C_SOURCE 200809L // popen, getpid
 #include "test_util.h"
 
 #include <unistd.h>
 
+#include "move.h"
 #include "movegen.h"
 #include "nnue.h"
 #include "packpos.h"
@@ -294,6 +296,54 @@ static void test_tune_lowers_error(void **state)
     assert_true(before > 0 && after < before);
 }
 
+// pgn2data on the PGN fastchess played (4 games, 564 scored moves) with a malformed game
+// between two copies of it: the bad game is named with its file and number and skipped,
+// the others all converted; the first record is the first game's start position with
+// its first move, that move's score (the mover's view) and the game's result.
+static void test_pgn2data(void **state)
+{
+    (void)state;
+    char bad[96], out[96], bin[96];
+    snprintf(bad, sizeof bad, "%s-bad.pgn", data_dir);
+    snprintf(out, sizeof out, "%s-pgn.txt", data_dir);
+    snprintf(bin, sizeof bin, "%s-pgn.bin", data_dir);
+    FILE *f = fopen(bad, "w");
+    assert_non_null(f);
+    fputs("[Result \"1-0\"]\n\n1. e4 {+0.3/5} e5 {-0.2/5} 2. Qxf7 {+1.0/4} 1-0\n", f);
+    fclose(f);
+    assert_int_equal(sh("%s/pgn2data %s tests/data/fastchess_nodes5000.pgn %s tests/data/fastchess_nodes5000.pgn "
+                        ">%s 2>&1", tools_dir(), bin, bad, out), 0);
+    char text[2048] = "";
+    f = fopen(out, "r");
+    assert_non_null(f);
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    text[len] = '\0';
+    fclose(f);
+    char want[256];
+    snprintf(want, sizeof want, "%s, game 1 (ending at line 3): illegal or unreadable move 'Qxf7' at ply 3; skipped", bad);
+    if (!strstr(text, want) || !strstr(text, "9 games: 8 converted, 1 malformed, 0 unfinished, 0 Chess960 (skipped); "
+                                             "1128 positions written, 0 moves without a score (book) not written"))
+        fail_msg("pgn2data said: %s", text);
+    f = fopen(bin, "rb");
+    assert_non_null(f);
+    PackedPos rec;
+    UnpackedPos u;
+    assert_int_equal(fread(&rec, sizeof rec, 1, f), 1);
+    fseek(f, 0, SEEK_END);
+    assert_int_equal(ftell(f), 1128 * (long)sizeof rec);
+    fclose(f);
+    assert_true(packpos_unpack(&rec, &u));
+    assert_string_equal(u.fen, "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 1");
+    assert_int_equal(u.score, 6);
+    assert_int_equal(u.result, 0);
+    char mv[MOVE_STR_MAX];
+    move_to_uci(u.move, false, mv);
+    assert_string_equal(mv, "b5c6");
+    remove(bad);
+    remove(out);
+    remove(bin);
+}
+
 int main(void)
 {
     init_tables();
@@ -306,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_train_command),
         cmocka_unit_test(test_tune_round_trip),
         cmocka_unit_test(test_tune_lowers_error),
+        cmocka_unit_test(test_pgn2data),
     };
     return cmocka_run_group_tests_name("tools", tests, group_setup, group_teardown);
 }

@@ -21,6 +21,9 @@ int fuzz_book(const uint8_t *data, size_t size);
 // The Syzygy table reader: byte 0 picks a table and WDL or DTZ, the rest is its file.
 int fuzz_syzygy(const uint8_t *data, size_t size);
 
+// The PGN reader: the input is a PGN file, read game by game.
+int fuzz_pgn(const uint8_t *data, size_t size);
+
 // Aborts with a message when ok is false (shared by the targets).
 void fuzz_check(int ok, const char *what);
 // Builds the attack, key and score tables; cheap after the first call.
