@@ -18,8 +18,9 @@ enum {
 
 typedef struct {
     int hidden, buckets;
+    NnueInputs inputs; // the input layer's shape: plain 768, or king buckets (version 3)
     uint32_t checksum; // the header's checksum of every weight: the network's name in logs
-    int16_t *ft_w;  // [NNUE_INPUTS][hidden]
+    int16_t *ft_w;  // [nnue_input_count(&inputs)][hidden]
     int16_t *ft_b;  // [hidden]
     int16_t *out_w; // [buckets][2 * hidden]: the side to move's half first
     int32_t out_b[NNUE_MAX_BUCKETS];
@@ -58,8 +59,10 @@ typedef struct {
 // The delta of a legal move m in pos, before it is made.
 void nnue_delta(const Position *pos, Move m, NnueDelta *d);
 
-// child = parent changed by d.
-void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d);
+// child = parent changed by d; after is the position once the move is made (the kings'
+// squares, and what a king move across buckets rebuilds from).
+void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d,
+                const Position *after);
 
 // The output bucket of a position with `pieces` pieces on the board (kings included, 2
 // to 32): equal ranges of the piece count, the fullest boards in the last bucket.

@@ -31,8 +31,9 @@ bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *n
     uint32_t checksum = head.checksum;
     size_t words = head.words;
     int h = (int)head.hidden, nb = (int)head.buckets;
-    size_t n16 = (size_t)NNUE_INPUTS * (size_t)h + (size_t)h + 2 * (size_t)h * (size_t)nb;
-    size_t bytes = nnue_payload_bytes((size_t)h, (size_t)nb); // the int16 weights, then the int32 biases
+    size_t inputs = (size_t)nnue_input_count(&head.inputs);
+    size_t n16 = inputs * (size_t)h + (size_t)h + 2 * (size_t)h * (size_t)nb;
+    size_t bytes = nnue_payload_bytes(inputs, (size_t)h, (size_t)nb); // the int16 weights, then the int32 biases
     const uint8_t *raw = data + words * 4;
     if (size - words * 4 != bytes || nnue_fnv1a(raw, bytes, NNUE_FNV_BASIS) != checksum) {
         snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", name);
@@ -51,7 +52,8 @@ bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *n
     net->checksum = checksum;
     net->memory = w16;
     net->ft_w = w16;
-    net->ft_b = w16 + (size_t)NNUE_INPUTS * (size_t)h;
+    net->inputs = head.inputs;
+    net->ft_b = w16 + inputs * (size_t)h;
     net->out_w = net->ft_b + h;
     for (int b = 0; b < nb; b++)
         net->out_b[b] = (int32_t)le32(raw + n16 * 2 + 4 * (size_t)b);
@@ -69,7 +71,8 @@ bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size)
         return false;
     }
     // The largest network supported, its header and one byte more (to see a longer file).
-    size_t cap = NNUE_HEADER_MAX_WORDS * 4 + nnue_payload_bytes(NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS) + 1;
+    size_t cap = NNUE_HEADER_MAX_WORDS * 4
+               + nnue_payload_bytes((size_t)NNUE_MAX_KING_BUCKETS * NNUE_INPUTS, NNUE_MAX_HIDDEN, NNUE_MAX_BUCKETS) + 1;
     uint8_t *data = malloc(cap);
     if (!data) {
         fclose(f);
@@ -102,16 +105,21 @@ void nnue_free(Nnue *net)
     memset(net, 0, sizeof *net);
 }
 
-static const int16_t *feature_row(const Nnue *net, int view, int piece, Square sq)
+// The weights of a piece's feature seen by `view`, whose own king stands on king_sq.
+static const int16_t *feature_row(const Nnue *net, int view, int piece, Square sq, Square king_sq)
 {
-    return net->ft_w + (size_t)nnue_feature(view, piece, sq) * (size_t)net->hidden;
+    return net->ft_w + (size_t)nnue_feature_in(&net->inputs, view, piece, sq, king_sq) * (size_t)net->hidden;
 }
 
-static void add_feature(const Nnue *net, Accumulator *acc, int piece, Square sq)
+// One perspective's accumulator of pos from scratch.
+static void refresh_view(const Nnue *net, const Position *pos, Accumulator *acc, int view)
 {
-    for (int view = WHITE; view <= BLACK; view++) {
-        const int16_t *row = feature_row(net, view, piece, sq);
-        int16_t *v = acc->v[view];
+    int16_t *v = acc->v[view];
+    memcpy(v, net->ft_b, (size_t)net->hidden * sizeof(int16_t));
+    Square king = pos_king(pos, view);
+    for (Bitboard occ = pos_occupied(pos); occ;) {
+        Square sq = pop_lsb(&occ);
+        const int16_t *row = feature_row(net, view, pos->board[sq], sq, king);
         for (int j = 0; j < net->hidden; j++)
             v[j] = (int16_t)(v[j] + row[j]);
     }
@@ -120,11 +128,7 @@ static void add_feature(const Nnue *net, Accumulator *acc, int piece, Square sq)
 void nnue_refresh(const Nnue *net, const Position *pos, Accumulator *acc)
 {
     for (int view = WHITE; view <= BLACK; view++)
-        memcpy(acc->v[view], net->ft_b, (size_t)net->hidden * sizeof(int16_t));
-    for (Bitboard occ = pos_occupied(pos); occ;) {
-        Square sq = pop_lsb(&occ);
-        add_feature(net, acc, pos->board[sq], sq);
-    }
+        refresh_view(net, pos, acc, view);
 }
 
 void nnue_delta(const Position *pos, Move m, NnueDelta *d)
@@ -152,26 +156,35 @@ void nnue_delta(const Position *pos, Move m, NnueDelta *d)
 
 // One pass per perspective over the parent, the rows taken off and the rows put on (a
 // quiet move 1 and 1, a capture 2 and 1, castling 2 and 2): the sums wrap as the int16
-// stores would, so the result equals one feature at a time. child may be parent.
-void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d)
+// stores would, so the result equals one feature at a time. A king move that changes
+// what its own side's perspective sees (king buckets) rebuilds that perspective from
+// `after` instead. child may be parent.
+void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d,
+                const Position *after)
 {
     int h = net->hidden;
     for (int view = WHITE; view <= BLACK; view++) {
-        const int16_t *p = parent->v[view], *s0 = feature_row(net, view, d->sub_piece[0], d->sub_sq[0]);
-        const int16_t *a0 = feature_row(net, view, d->add_piece[0], d->add_sq[0]);
+        if (d->sub_piece[0] == make_piece(view, KING)
+            && nnue_king_changes_view(&net->inputs, view, d->sub_sq[0], d->add_sq[0])) {
+            refresh_view(net, after, child, view);
+            continue;
+        }
+        Square king = net->inputs.kbuckets ? pos_king(after, view) : 0; // read only with king buckets
+        const int16_t *p = parent->v[view], *s0 = feature_row(net, view, d->sub_piece[0], d->sub_sq[0], king);
+        const int16_t *a0 = feature_row(net, view, d->add_piece[0], d->add_sq[0], king);
         int16_t *c = child->v[view];
         if (d->n_sub == 1) {
             for (int j = 0; j < h; j++)
                 c[j] = (int16_t)(p[j] - s0[j] + a0[j]);
             continue;
         }
-        const int16_t *s1 = feature_row(net, view, d->sub_piece[1], d->sub_sq[1]);
+        const int16_t *s1 = feature_row(net, view, d->sub_piece[1], d->sub_sq[1], king);
         if (d->n_add == 1) {
             for (int j = 0; j < h; j++)
                 c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j]);
             continue;
         }
-        const int16_t *a1 = feature_row(net, view, d->add_piece[1], d->add_sq[1]);
+        const int16_t *a1 = feature_row(net, view, d->add_piece[1], d->add_sq[1], king);
         for (int j = 0; j < h; j++)
             c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j] + a1[j]);
     }

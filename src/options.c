@@ -89,10 +89,12 @@ static void set_eval_file(Engine *e, const OptionValue *v)
     nnue_free(&e->pending_net);
     e->pending_net = loaded;
     e->pending_clear = true; // the TT holds the old evaluation's scores
-    char buckets[32] = "";
+    char buckets[32] = "", inputs[48] = "768";
     if (loaded.buckets > 1)
         snprintf(buckets, sizeof buckets, ", %d output buckets", loaded.buckets);
-    engine_say(e, "info string network '%s': (768 -> %d) x 2 -> 1%s%s", raw, loaded.hidden, buckets,
+    if (loaded.inputs.kbuckets)
+        snprintf(inputs, sizeof inputs, "768 x %d king buckets, mirrored", loaded.inputs.kbuckets);
+    engine_say(e, "info string network '%s': (%s -> %d) x 2 -> 1%s%s", raw, inputs, loaded.hidden, buckets,
                e->searching ? ", in use from the next search" : "");
     job_reap_finished(e);
 }

@@ -152,7 +152,7 @@ static void search_make(SearchThread *t, SearchStack *ss, Move m)
         nnue_delta(&t->pos, m, &d);
         pos_make_move(&t->pos, m);
         tt_prefetch(t->tt, pos_key(&t->pos));
-        nnue_apply(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1], &d);
+        nnue_apply(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1], &d, &t->pos);
 #ifndef NDEBUG
         Accumulator fresh; // debug builds check the update against a refresh
         nnue_refresh(t->nnue, &t->pos, &fresh);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The engine's network evaluation (src/nnue.c) with a network made by the trainer's core:
-// the engine's accumulators give exactly the trainer's reference evaluation, incremental
-// updates equal a refresh after every move of random games (castling, en passant and
-// promotions included), a position and its colour mirror evaluate alike, and broken
-// files are refused.
+// The engine's network evaluation (src/nnue.c) with networks made by the trainer's core,
+// one with the plain 768 inputs and one with four king buckets (version 3): the engine's
+// accumulators give exactly the trainer's reference evaluation, incremental updates equal
+// a refresh after every move of random games (castling, en passant, promotions and king
+// moves across buckets and the mirror included), a position and its colour mirror
+// evaluate alike, and broken files are refused.
 #include "test_util.h"
 
 #include <ctype.h>
@@ -13,7 +14,7 @@
 #include "nnue_train.h"
 #include "rng.h"
 
-static Nnue net;
+static Nnue net, kb_net; // the plain inputs; four king buckets
 static Position pos;
 
 static int group_setup(void **state)
@@ -21,7 +22,7 @@ static int group_setup(void **state)
     (void)state;
     init_tables();
     Net f;
-    if (!nn_alloc(&f, 64, NNUE_MAX_BUCKETS, 3)) // every bucket's weights drawn apart
+    if (!nn_alloc(&f, NULL, 64, NNUE_MAX_BUCKETS, 3)) // every bucket's weights drawn apart
         return -1;
     for (int j = 0; j < 64; j++)
         f.ft_b[j] = 0.3f; // accumulators inside SCReLU's range for the most part
@@ -30,32 +31,41 @@ static int group_setup(void **state)
     char err[256];
     bool ok = nn_export(&f, "build/test_nnue.nnue") && nnue_load(&net, "build/test_nnue.nnue", err, sizeof err);
     nn_free(&f);
-    return ok ? 0 : -1;
+    NnueInputs in;
+    if (!ok || !nn_king_layout(4, &in) || !nn_alloc(&f, &in, 64, NNUE_MAX_BUCKETS, 4))
+        return -1;
+    for (int j = 0; j < 64; j++)
+        f.ft_b[j] = 0.3f;
+    ok = nn_export(&f, "build/test_nnue_kb.nnue") && nnue_load(&kb_net, "build/test_nnue_kb.nnue", err, sizeof err);
+    nn_free(&f);
+    return ok && kb_net.inputs.kbuckets == 4 ? 0 : -1;
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
     nnue_free(&net);
+    nnue_free(&kb_net);
     remove("build/test_nnue.nnue");
+    remove("build/test_nnue_kb.nnue");
     return 0;
 }
 
-// The trainer's sample of pos (its features, side to move first).
-static void sample_of(const Position *p, Sample *s)
+// The trainer's sample of pos for the inputs of nt (its features, side to move first).
+static void sample_of(const Nnue *nt, const Position *p, Sample *s)
 {
     s->n = 0;
+    Square king_us = pos_king(p, p->side), king_them = pos_king(p, !p->side);
     for (Bitboard occ = pos_occupied(p); occ;) {
         Square sq = pop_lsb(&occ);
-        s->us[s->n] = (uint16_t)nnue_feature(p->side, p->board[sq], sq);
-        s->them[s->n++] = (uint16_t)nnue_feature(!p->side, p->board[sq], sq);
+        s->us[s->n] = (uint16_t)nnue_feature_in(&nt->inputs, p->side, p->board[sq], sq, king_us);
+        s->them[s->n++] = (uint16_t)nnue_feature_in(&nt->inputs, !p->side, p->board[sq], sq, king_them);
     }
     s->target = 0;
 }
 
-static void test_matches_reference(void **state)
+static void check_matches_reference_of(const Nnue *nt)
 {
-    (void)state;
     FILE *f = open_data("perft.epd");
     char line[512], err[128];
     int n = 0, nonzero = 0;
@@ -63,11 +73,11 @@ static void test_matches_reference(void **state)
         *strchr(line, ';') = '\0';
         assert_true(pos_set_fen(&pos, line, false, err, sizeof err));
         Accumulator acc;
-        nnue_refresh(&net, &pos, &acc);
+        nnue_refresh(nt, &pos, &acc);
         Sample s;
-        sample_of(&pos, &s);
-        Score got = nnue_evaluate(&net, &acc, pos.side, popcount(pos_occupied(&pos)));
-        assert_int_equal(got, qnn_eval(&net, &s));
+        sample_of(nt, &pos, &s);
+        Score got = nnue_evaluate(nt, &acc, pos.side, popcount(pos_occupied(&pos)));
+        assert_int_equal(got, qnn_eval(nt, &s));
         nonzero += got != 0;
         n++;
     }
@@ -75,12 +85,18 @@ static void test_matches_reference(void **state)
     assert_true(nonzero > n / 2);
 }
 
+static void test_matches_reference(void **state)
+{
+    (void)state;
+    check_matches_reference_of(&net);
+    check_matches_reference_of(&kb_net);
+}
+
 static uint64_t rng_state = 2;
 static uint64_t next(void) { return rng_next(&rng_state); }
 
-static void test_incremental(void **state)
+static void check_incremental_of(const Nnue *nt)
 {
-    (void)state;
     static const char *const FENS[] = {
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
@@ -89,10 +105,10 @@ static void test_incremental(void **state)
     };
     static Accumulator stack[130];
     char err[128];
-    int moves = 0, kinds[4] = {0}; // castles, en passant, promotions, captures
+    int moves = 0, kinds[4] = {0}, crossings = 0; // castles, en passant, promotions, captures
     for (int game = 0; game < 200; game++) {
         assert_true(pos_set_fen(&pos, FENS[game % 4], false, err, sizeof err));
-        nnue_refresh(&net, &pos, &stack[0]);
+        nnue_refresh(nt, &pos, &stack[0]);
         for (int ply = 0; ply < 120; ply++) {
             MoveList list;
             gen_moves(&pos, &list, GEN_ALL);
@@ -103,20 +119,32 @@ static void test_incremental(void **state)
             kinds[1] += move_is_ep(m);
             kinds[2] += move_is_promo(m);
             kinds[3] += move_is_capture(m);
+            // King moves that rebuild the mover's perspective (across a bucket or the mirror).
+            crossings += piece_type(pos.board[move_from(m)]) == KING && !move_is_castle(m)
+                      && nnue_king_changes_view(&nt->inputs, pos.side, move_from(m), move_to(m));
             NnueDelta d;
             nnue_delta(&pos, m, &d);
             pos_make_move(&pos, m);
-            nnue_apply(&net, &stack[ply], &stack[ply + 1], &d);
+            nnue_apply(nt, &stack[ply], &stack[ply + 1], &d, &pos);
             Accumulator fresh;
-            nnue_refresh(&net, &pos, &fresh);
+            nnue_refresh(nt, &pos, &fresh);
             for (int c = 0; c < 2; c++)
-                assert_memory_equal(fresh.v[c], stack[ply + 1].v[c], (size_t)net.hidden * sizeof(int16_t));
+                assert_memory_equal(fresh.v[c], stack[ply + 1].v[c], (size_t)nt->hidden * sizeof(int16_t));
             moves++;
         }
     }
-    print_message("%d moves: %d castles, %d en passant, %d promotions, %d captures\n", moves, kinds[0], kinds[1],
-                  kinds[2], kinds[3]);
+    print_message("%d king buckets, %d moves: %d castles, %d en passant, %d promotions, %d captures, %d king moves "
+                  "across buckets or the mirror\n", nt->inputs.kbuckets, moves, kinds[0], kinds[1], kinds[2], kinds[3],
+                  crossings);
     assert_true(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0 && kinds[3] > 0);
+    assert_true(nt->inputs.kbuckets ? crossings > 50 : crossings == 0);
+}
+
+static void test_incremental(void **state)
+{
+    (void)state;
+    check_incremental_of(&net);
+    check_incremental_of(&kb_net);
 }
 
 // The FEN of pos with the colours swapped and the board mirrored top to bottom.
@@ -148,9 +176,8 @@ static void mirror_fen(const char *fen, char *out)
     sprintf(out + strlen(out), " %s %s %s 0 1", side[0] == 'w' ? "b" : "w", rights[0] ? rights : "-", ep);
 }
 
-static void test_symmetry(void **state)
+static void check_symmetry_of(const Nnue *nt)
 {
-    (void)state;
     FILE *f = open_data("perft.epd");
     char line[512], mirrored[128], err[128];
     static Position other;
@@ -162,14 +189,21 @@ static void test_symmetry(void **state)
         if (!pos_set_fen(&other, mirrored, false, err, sizeof err))
             fail_msg("mirror of %s: %s (%s)", line, mirrored, err);
         Accumulator a, b;
-        nnue_refresh(&net, &pos, &a);
-        nnue_refresh(&net, &other, &b);
-        assert_int_equal(nnue_evaluate(&net, &a, pos.side, popcount(pos_occupied(&pos))),
-                         nnue_evaluate(&net, &b, other.side, popcount(pos_occupied(&other))));
+        nnue_refresh(nt, &pos, &a);
+        nnue_refresh(nt, &other, &b);
+        assert_int_equal(nnue_evaluate(nt, &a, pos.side, popcount(pos_occupied(&pos))),
+                         nnue_evaluate(nt, &b, other.side, popcount(pos_occupied(&other))));
         n++;
     }
     fclose(f);
     assert_true(n > 100);
+}
+
+static void test_symmetry(void **state)
+{
+    (void)state;
+    check_symmetry_of(&net);
+    check_symmetry_of(&kb_net);
 }
 
 static void test_broken_files(void **state)
@@ -186,12 +220,12 @@ static void test_broken_files(void **state)
     assert_non_null(strstr(err, "truncated or corrupt"));
     assert_null(other.memory);
     Net wide;
-    assert_true(nn_alloc(&wide, NNUE_MAX_HIDDEN + 8, 1, 1));
+    assert_true(nn_alloc(&wide, NULL, NNUE_MAX_HIDDEN + 8, 1, 1));
     assert_true(nn_export(&wide, "build/test_nnue_cut.nnue"));
     nn_free(&wide);
     assert_false(nnue_load(&other, "build/test_nnue_cut.nnue", err, sizeof err));
     assert_non_null(strstr(err, "at most 512"));
-    assert_true(nn_alloc(&wide, 8, NNUE_MAX_BUCKETS + 1, 1));
+    assert_true(nn_alloc(&wide, NULL, 8, NNUE_MAX_BUCKETS + 1, 1));
     assert_false(nn_export(&wide, "build/test_nnue_cut.nnue")); // more buckets than the engine reads
     nn_free(&wide);
     remove("build/test_nnue_cut.nnue");

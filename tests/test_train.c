@@ -9,16 +9,16 @@
 
 #include "nnue_train.h"
 
-// The sample's records that training keeps, as samples.
-static int load_samples(Sample *out, int max)
+// The sample's records that training keeps, as samples of the inputs `in` (NULL: plain).
+static int load_samples(Sample *out, int max, const NnueInputs *in)
 {
     FILE *f = open_data("nnue_sample.bin");
     PackedPos p;
     int n = 0;
     while (n < max && fread(&p, sizeof p, 1, f) == 1)
-        if (nn_sample(&p, 0.5f, &out[n])) {
+        if (nn_sample(&p, 0.5f, in, &out[n])) {
             Sample fast;
-            nn_decode(&p, 0.5f, false, &fast); // the fast decoder agrees with the checked one
+            nn_decode(&p, 0.5f, false, in, &fast); // the fast decoder agrees with the checked one
             assert_int_equal(fast.n, out[n].n);
             assert_memory_equal(fast.us, out[n].us, sizeof fast.us[0] * (size_t)fast.n);
             assert_memory_equal(fast.them, out[n].them, sizeof fast.them[0] * (size_t)fast.n);
@@ -42,12 +42,12 @@ static void test_gradient(void **state)
 {
     (void)state;
     static Sample all[3000], samples[8];
-    int n_all = load_samples(all, 3000);
+    int n_all = load_samples(all, 3000, NULL);
     assert_true(n_all > 1000);
     for (int k = 0; k < 8; k++) // spread over the games: openings to endings
         samples[k] = all[k * (n_all / 8)];
     Net net;
-    assert_true(nn_alloc(&net, 4, NNUE_MAX_BUCKETS, 7));
+    assert_true(nn_alloc(&net, NULL, 4, NNUE_MAX_BUCKETS, 7));
     for (int j = 0; j < 4; j++)
         net.ft_b[j] = 0.5f; // accumulators inside (0, 1) for the most part
     for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
@@ -108,14 +108,14 @@ static void test_gradient(void **state)
 // One epoch of AdamW on the sample (batches of 64) lowers its mean loss; then the
 // exported network, loaded back, evaluates every sample within a small tolerance of the
 // float network (the quantisation's rounding: weights in 1/255 and 1/64 steps).
-static void train_and_export(int buckets)
+static void train_and_export(int buckets, const NnueInputs *in)
 {
     static Sample samples[3000];
-    int n = load_samples(samples, 3000);
+    int n = load_samples(samples, 3000, in);
     assert_true(n > 1000);
     Net net;
     Adam adam;
-    assert_true(nn_alloc(&net, 32, buckets, 1));
+    assert_true(nn_alloc(&net, in, 32, buckets, 1));
     assert_true(adam_alloc(&adam, net.n_params));
     adam.lr = 0.002f;
     double before = 0;
@@ -208,6 +208,7 @@ static void train_and_export(int buckets)
     assert_int_equal(epoch, 3);
     assert_int_equal(back.hidden, 32);
     assert_int_equal(back.buckets, buckets);
+    assert_memory_equal(&back.in, &net.in, sizeof net.in); // the king buckets and layout too
     assert_memory_equal(back.p, net.p, net.n_params * sizeof(float));
     assert_memory_equal(back_adam.v, adam.v, net.n_params * sizeof(float));
     assert_int_equal(back_adam.step, adam.step);
@@ -222,8 +223,11 @@ static void train_and_export(int buckets)
 static void test_train_and_export(void **state)
 {
     (void)state;
-    train_and_export(1);
-    train_and_export(NNUE_MAX_BUCKETS);
+    train_and_export(1, NULL);
+    train_and_export(NNUE_MAX_BUCKETS, NULL);
+    NnueInputs kb;
+    assert_true(nn_king_layout(4, &kb));
+    train_and_export(NNUE_MAX_BUCKETS, &kb); // king buckets: version 3 files
 }
 
 // A network of one bucket widened to several evaluates every sample exactly as before,
@@ -232,10 +236,10 @@ static void test_widen(void **state)
 {
     (void)state;
     static Sample samples[500];
-    int n = load_samples(samples, 500);
+    int n = load_samples(samples, 500, NULL);
     Net one, wide;
-    assert_true(nn_alloc(&one, 16, 1, 5));
-    assert_true(nn_alloc(&wide, 16, 1, 5));
+    assert_true(nn_alloc(&one, NULL, 16, 1, 5));
+    assert_true(nn_alloc(&wide, NULL, 16, 1, 5));
     *one.out_b = *wide.out_b = 0.2f;
     assert_true(nn_widen(&wide, NNUE_MAX_BUCKETS));
     assert_int_equal(wide.buckets, NNUE_MAX_BUCKETS);
@@ -279,8 +283,8 @@ static void test_features(void **state)
                             sizeof err));
     packpos_pack(&pos, 35, MOVE_NONE, 0, &b);
     Sample sa, sb;
-    nn_decode(&a, 0.5f, false, &sa);
-    nn_decode(&b, 0.5f, false, &sb);
+    nn_decode(&a, 0.5f, false, NULL, &sa);
+    nn_decode(&b, 0.5f, false, NULL, &sb);
     assert_int_equal(sa.n, sb.n);
     int count_a[NNUE_INPUTS] = {0}, count_b[NNUE_INPUTS] = {0};
     for (int i = 0; i < sa.n; i++) {
@@ -299,9 +303,9 @@ static void test_features(void **state)
                             sizeof err));
     packpos_pack(&pos, -20, MOVE_NONE, 1, &d);
     Sample sc, sd, plain;
-    nn_decode(&c, 0.5f, true, &sc);
-    nn_decode(&d, 0.5f, false, &sd);
-    nn_decode(&c, 0.5f, false, &plain);
+    nn_decode(&c, 0.5f, true, NULL, &sc);
+    nn_decode(&d, 0.5f, false, NULL, &sd);
+    nn_decode(&c, 0.5f, false, NULL, &plain);
     assert_int_equal(sc.n, sd.n);
     int count_c[2][NNUE_INPUTS] = {{0}}, count_d[2][NNUE_INPUTS] = {{0}}, count_plain[NNUE_INPUTS] = {0};
     for (int i = 0; i < sc.n; i++) {

@@ -10,32 +10,35 @@
 #include "movegen.h"
 #include "rng.h"
 
+static size_t inputs_of(const Net *net) { return (size_t)nnue_input_count(&net->in); }
+
 static void set_views(Net *net)
 {
     int h = net->hidden;
     net->ft_w = net->p;
-    net->ft_b = net->ft_w + (size_t)NNUE_INPUTS * (size_t)h;
+    net->ft_b = net->ft_w + inputs_of(net) * (size_t)h;
     net->out_w = net->ft_b + h;
     net->out_b = net->out_w + 2 * (size_t)h * (size_t)net->buckets;
 }
 
-static size_t params_of(int hidden, int buckets)
+static size_t params_of(size_t inputs, int hidden, int buckets)
 {
-    return (size_t)NNUE_INPUTS * (size_t)hidden + (size_t)hidden + (2 * (size_t)hidden + 1) * (size_t)buckets;
+    return inputs * (size_t)hidden + (size_t)hidden + (2 * (size_t)hidden + 1) * (size_t)buckets;
 }
 
-bool nn_alloc(Net *net, int hidden, int buckets, uint64_t seed)
+bool nn_alloc(Net *net, const NnueInputs *in, int hidden, int buckets, uint64_t seed)
 {
     net->hidden = hidden;
     net->buckets = buckets;
-    net->n_params = params_of(hidden, buckets);
+    net->in = in ? *in : (NnueInputs){0};
+    net->n_params = params_of(inputs_of(net), hidden, buckets);
     net->p = calloc(net->n_params, sizeof(float));
     if (!net->p)
         return false;
     set_views(net);
     // Uniform in +-1/sqrt(fan-in): 32 active inputs for the feature layer, 2H for the output.
     float ft = 1.0f / sqrtf(32.0f), out = 1.0f / sqrtf(2.0f * (float)hidden);
-    for (size_t i = 0; i < (size_t)NNUE_INPUTS * (size_t)hidden; i++)
+    for (size_t i = 0; i < inputs_of(net) * (size_t)hidden; i++)
         net->ft_w[i] = ft * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
     for (int i = 0; i < 2 * hidden * buckets; i++)
         net->out_w[i] = out * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
@@ -50,7 +53,7 @@ void nn_free(Net *net)
 
 static float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 
-bool nn_sample(const PackedPos *rec, float wdl, Sample *out)
+bool nn_sample(const PackedPos *rec, float wdl, const NnueInputs *in, Sample *out)
 {
     UnpackedPos u;
     if (!packpos_unpack(rec, &u))
@@ -62,32 +65,43 @@ bool nn_sample(const PackedPos *rec, float wdl, Sample *out)
     if (!pos_set_fen(&pos, u.fen, false, err, sizeof err) || pos_in_check(&pos))
         return false;
     int stm = pos.side;
+    static const NnueInputs plain = {0};
+    in = in ? in : &plain;
+    Square king_us = pos_king(&pos, stm), king_them = pos_king(&pos, !stm);
     out->n = 0;
     for (Bitboard occ = pos_occupied(&pos); occ;) {
         Square sq = pop_lsb(&occ);
         int piece = pos.board[sq];
-        out->us[out->n] = (uint16_t)nnue_feature(stm, piece, sq);
-        out->them[out->n++] = (uint16_t)nnue_feature(!stm, piece, sq);
+        out->us[out->n] = (uint16_t)nnue_feature_in(in, stm, piece, sq, king_us);
+        out->them[out->n++] = (uint16_t)nnue_feature_in(in, !stm, piece, sq, king_them);
     }
     float result = u.result == 1 ? 0.5f : (u.result == 2) == (stm == WHITE) ? 1.0f : 0.0f;
     out->target = wdl * result + (1.0f - wdl) * sigmoidf((float)u.score / NNUE_SCALE);
     return true;
 }
 
-void nn_decode(const PackedPos *rec, float wdl, bool mirror, Sample *out)
+void nn_decode(const PackedPos *rec, float wdl, bool mirror, const NnueInputs *in, Sample *out)
 {
     int flip = mirror ? 7 : 0; // a1 <-> h1: the square's file reversed
     const uint8_t *b = rec->bytes;
     Bitboard occ = 0;
     for (int i = 0; i < 8; i++)
         occ |= (Bitboard)b[i] << (8 * i);
-    int stm = b[24] >> 7;
-    out->n = 0;
-    for (Bitboard o = occ; o;) {
-        Square sq = pop_lsb(&o);
-        int piece = (b[8 + out->n / 2] >> (4 * (out->n & 1))) & 15;
-        out->us[out->n] = (uint16_t)nnue_feature(stm, piece, sq ^ flip);
-        out->them[out->n++] = (uint16_t)nnue_feature(!stm, piece, sq ^ flip);
+    static const NnueInputs plain = {0};
+    in = in ? in : &plain;
+    int stm = b[24] >> 7, n = 0, pieces[NN_MAX_FEATURES];
+    Square squares[NN_MAX_FEATURES], kings[COLOR_NB] = {0, 0};
+    for (Bitboard o = occ; o && n < NN_MAX_FEATURES; n++) {
+        squares[n] = pop_lsb(&o) ^ flip;
+        pieces[n] = (b[8 + n / 2] >> (4 * (n & 1))) & 15;
+        if (pieces[n] % 6 == KING)
+            kings[pieces[n] / 6] = squares[n];
+    }
+    for (out->n = 0; out->n < n; out->n++) {
+        int piece = pieces[out->n];
+        Square sq = squares[out->n];
+        out->us[out->n] = (uint16_t)nnue_feature_in(in, stm, piece, sq, kings[stm]);
+        out->them[out->n] = (uint16_t)nnue_feature_in(in, !stm, piece, sq, kings[!stm]);
     }
     int result = b[27];
     float r = result == 1 ? 0.5f : (result == 2) == (stm == WHITE) ? 1.0f : 0.0f;
@@ -149,7 +163,7 @@ float nn_backward(const Net *net, const Sample *s, float *grad)
     float d_out = 2.0f * diff * pred * (1.0f - pred);
     size_t out_at = (size_t)b * 2 * (size_t)h;
     const float *w = net->out_w + out_at;
-    float *g_ft_w = grad, *g_ft_b = grad + (size_t)NNUE_INPUTS * (size_t)h, *g_out_w = g_ft_b + h + out_at;
+    float *g_ft_w = grad, *g_ft_b = grad + inputs_of(net) * (size_t)h, *g_out_w = g_ft_b + h + out_at;
     grad[net->out_b + b - net->p] += d_out;
     for (int j = 0; j < h; j++) {
         g_out_w[j] += d_out * screlu(acc_us[j]);
@@ -193,7 +207,7 @@ void adam_step(Adam *a, Net *net, const float *grad)
 {
     a->step++;
     float c1 = 1.0f - powf(a->beta1, (float)a->step), c2 = 1.0f - powf(a->beta2, (float)a->step);
-    size_t n_w = (size_t)NNUE_INPUTS * (size_t)net->hidden, out_w = (size_t)(net->out_w - net->p);
+    size_t n_w = inputs_of(net) * (size_t)net->hidden, out_w = (size_t)(net->out_w - net->p);
     for (size_t i = 0; i < net->n_params; i++) {
         float g = grad[i];
         a->m[i] = a->beta1 * a->m[i] + (1.0f - a->beta1) * g;
@@ -209,7 +223,9 @@ void adam_step(Adam *a, Net *net, const float *grad)
 
 /* ---------------------------------------------------------------- files */
 
-enum { CKPT_MAGIC = 0x4B43504Fu };
+// Checkpoints: CKPT_MAGIC for the plain inputs; CKPT_MAGIC_KB adds the king buckets and
+// their layout (9 words) after the step.
+enum { CKPT_MAGIC = 0x4B43504Fu, CKPT_MAGIC_KB = 0x4B43504Bu };
 
 bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char *path)
 {
@@ -218,9 +234,12 @@ bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char 
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return false;
-    uint32_t head[4] = {CKPT_MAGIC, (uint32_t)net->hidden, (uint32_t)epoch, (uint32_t)net->buckets};
+    uint32_t head[4] = {net->in.kbuckets ? CKPT_MAGIC_KB : CKPT_MAGIC, (uint32_t)net->hidden, (uint32_t)epoch,
+                        (uint32_t)net->buckets};
     int64_t step = adam ? adam->step : 0;
+    uint32_t kb = (uint32_t)net->in.kbuckets;
     bool ok = fwrite(head, sizeof head, 1, f) == 1 && fwrite(&step, sizeof step, 1, f) == 1
+           && (!kb || (fwrite(&kb, sizeof kb, 1, f) == 1 && fwrite(net->in.layout, 1, 32, f) == 32))
            && fwrite(net->p, sizeof(float), net->n_params, f) == net->n_params;
     for (int k = 0; ok && adam && k < 2; k++)
         ok = fwrite(k ? adam->v : adam->m, sizeof(float), net->n_params, f) == net->n_params;
@@ -236,9 +255,19 @@ bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path)
     uint32_t head[4];
     int64_t step;
     // head[3], the bucket count, is 0 in the checkpoints of before buckets: one bucket.
-    bool ok = fread(head, sizeof head, 1, f) == 1 && fread(&step, sizeof step, 1, f) == 1 && head[0] == CKPT_MAGIC
-           && head[1] >= 1 && head[1] <= MAX_HIDDEN && head[3] <= NNUE_MAX_BUCKETS
-           && nn_alloc(net, (int)head[1], head[3] ? (int)head[3] : 1, 0);
+    bool ok = fread(head, sizeof head, 1, f) == 1 && fread(&step, sizeof step, 1, f) == 1
+           && (head[0] == CKPT_MAGIC || head[0] == CKPT_MAGIC_KB) && head[1] >= 1 && head[1] <= MAX_HIDDEN
+           && head[3] <= NNUE_MAX_BUCKETS;
+    NnueInputs in = {0};
+    if (ok && head[0] == CKPT_MAGIC_KB) {
+        uint32_t kb = 0;
+        ok = fread(&kb, sizeof kb, 1, f) == 1 && kb >= 1 && kb <= NNUE_MAX_KING_BUCKETS
+          && fread(in.layout, 1, 32, f) == 32;
+        in.kbuckets = (int)kb;
+        for (int i = 0; ok && i < 32; i++)
+            ok = in.layout[i] < kb;
+    }
+    ok = ok && nn_alloc(net, &in, (int)head[1], head[3] ? (int)head[3] : 1, 0);
     ok = ok && fread(net->p, sizeof(float), net->n_params, f) == net->n_params;
     if (ok && adam) {
         ok = adam_alloc(adam, net->n_params) && fread(adam->m, sizeof(float), net->n_params, f) == net->n_params
@@ -262,7 +291,7 @@ bool nn_export(const Net *net, const char *path)
     int h = net->hidden, nb = net->buckets;
     if (nb < 1 || nb > NNUE_MAX_BUCKETS) // more than the engine reads
         return false;
-    size_t n_ft = (size_t)NNUE_INPUTS * (size_t)h + (size_t)h, n16 = n_ft + 2 * (size_t)h * (size_t)nb;
+    size_t n_ft = inputs_of(net) * (size_t)h + (size_t)h, n16 = n_ft + 2 * (size_t)h * (size_t)nb;
     int16_t *w16 = malloc(n16 * sizeof *w16);
     if (!w16)
         return false;
@@ -276,7 +305,7 @@ bool nn_export(const Net *net, const char *path)
     uint32_t sum = nnue_fnv1a((const uint8_t *)w16, n16 * sizeof *w16, NNUE_FNV_BASIS);
     sum = nnue_fnv1a((const uint8_t *)out_b, (size_t)nb * sizeof *out_b, sum);
     uint32_t head[NNUE_HEADER_MAX_WORDS];
-    size_t words = nnue_header_write(head, (uint32_t)h, (uint32_t)nb, sum);
+    size_t words = nnue_header_write(head, &net->in, (uint32_t)h, (uint32_t)nb, sum);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(head, sizeof *head, words, f) == words
            && fwrite(w16, sizeof *w16, n16, f) == n16 && fwrite(out_b, sizeof *out_b, (size_t)nb, f) == (size_t)nb;
@@ -287,10 +316,10 @@ bool nn_export(const Net *net, const char *path)
 
 bool nn_from_export(Net *net, const Nnue *q)
 {
-    if (!nn_alloc(net, q->hidden, q->buckets, 0))
+    if (!nn_alloc(net, &q->inputs, q->hidden, q->buckets, 0))
         return false;
     size_t h = (size_t)q->hidden;
-    for (size_t i = 0; i < NNUE_INPUTS * h; i++)
+    for (size_t i = 0; i < inputs_of(net) * h; i++)
         net->ft_w[i] = (float)q->ft_w[i] / NNUE_QA;
     for (size_t j = 0; j < h; j++)
         net->ft_b[j] = (float)q->ft_b[j] / NNUE_QA;
@@ -306,10 +335,11 @@ bool nn_widen(Net *net, int buckets)
     if (net->buckets == buckets)
         return true;
     Net wide;
-    if (net->buckets != 1 || buckets < 1 || buckets > NNUE_MAX_BUCKETS || !nn_alloc(&wide, net->hidden, buckets, 0))
+    if (net->buckets != 1 || buckets < 1 || buckets > NNUE_MAX_BUCKETS
+        || !nn_alloc(&wide, &net->in, net->hidden, buckets, 0))
         return false;
     size_t h = (size_t)net->hidden;
-    memcpy(wide.p, net->p, (NNUE_INPUTS * h + h) * sizeof(float)); // ft_w, ft_b
+    memcpy(wide.p, net->p, (inputs_of(net) * h + h) * sizeof(float)); // ft_w, ft_b
     for (int b = 0; b < buckets; b++) {
         memcpy(wide.out_w + (size_t)b * 2 * h, net->out_w, 2 * h * sizeof(float));
         wide.out_b[b] = *net->out_b;
@@ -337,4 +367,23 @@ int qnn_eval(const Nnue *q, const Sample *s)
     // sum is in QA * QA * QB units: one QA goes, the bias (QA * QB) is added, then scaled.
     int64_t out = sum / NNUE_QA + q->out_b[b];
     return (int)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
+}
+
+bool nn_king_layout(int kbuckets, NnueInputs *out)
+{
+    // Rank-major from the own first rank, files e to h (the king after mirroring).
+    static const uint8_t LAYOUT_2[32] = {0, 0, 0, 0}; // the back rank, the rest (1, below)
+    static const uint8_t LAYOUT_4[32] = {1, 1, 0, 0, 2, 2, 2, 2}; // the rest: 3, below
+    static const uint8_t LAYOUT_8[32] = {0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6}; // ranks 5-8: 7
+    *out = (NnueInputs){.kbuckets = kbuckets};
+    for (int i = 0; i < 32; i++) {
+        switch (kbuckets) {
+        case 1: out->layout[i] = 0; break;
+        case 2: out->layout[i] = i < 4 ? LAYOUT_2[i] : 1; break;
+        case 4: out->layout[i] = i < 8 ? LAYOUT_4[i] : 3; break;
+        case 8: out->layout[i] = i < 16 ? LAYOUT_8[i] : 7; break;
+        default: return false;
+        }
+    }
+    return true;
 }

@@ -23,9 +23,10 @@ enum { NN_MAX_FEATURES = 32 };
 // The float network: every parameter in one array p, reached through the views below.
 typedef struct {
     int hidden, buckets;
+    NnueInputs in; // the input layer: plain 768, or king buckets (nnue_format.h)
     size_t n_params;
     float *p;
-    float *ft_w;  // [NNUE_INPUTS][hidden], feature-major
+    float *ft_w;  // [nnue_input_count(&in)][hidden], feature-major
     float *ft_b;  // [hidden]
     float *out_w; // [buckets][2 * hidden]: side to move's accumulator first
     float *out_b; // [buckets]
@@ -40,19 +41,27 @@ typedef struct {
     float target;
 } Sample;
 
-// Allocates a network with small random weights (seeded) and zero biases.
-bool nn_alloc(Net *net, int hidden, int buckets, uint64_t seed);
+// Allocates a network with small random weights (seeded) and zero biases; in NULL for
+// the plain inputs.
+bool nn_alloc(Net *net, const NnueInputs *in, int hidden, int buckets, uint64_t seed);
+
+// The built-in king layouts of 1, 2, 4 or 8 buckets (finer on the back rank, where the
+// king lives): 2 = back rank / the rest; 4 = g-h and e-f on the back rank, the second
+// rank, the rest; 8 = each back-rank square e-h, e-f and g-h on the second rank, ranks
+// 3-4, the rest. False for another count.
+bool nn_king_layout(int kbuckets, NnueInputs *out);
 void nn_free(Net *net);
 
-// Builds a sample from a record; wdl is the weight of the game result in the target
-// (the rest is sigmoid(score / NNUE_SCALE)). False when the record is one training skips:
-// in check, a noisy best move, a mate score (or a malformed record).
-bool nn_sample(const PackedPos *rec, float wdl, Sample *out);
+// Builds a sample from a record, its features those of the inputs `in` (NULL: the plain
+// 768); wdl is the weight of the game result in the target (the rest is sigmoid(score /
+// NNUE_SCALE)). False when the record is one training skips: in check, a noisy best
+// move, a mate score (or a malformed record).
+bool nn_sample(const PackedPos *rec, float wdl, const NnueInputs *in, Sample *out);
 
 // Decodes a record that nn_sample accepted, without checking it again (fast: no FEN);
 // with `mirror`, as the position reflected left to right (files a <-> h), which the
 // network's inputs (no castling rights) cannot tell from a position of equal value.
-void nn_decode(const PackedPos *rec, float wdl, bool mirror, Sample *out);
+void nn_decode(const PackedPos *rec, float wdl, bool mirror, const NnueInputs *in, Sample *out);
 
 // The network's raw output for a sample (in units of NNUE_SCALE centipawns).
 float nn_forward(const Net *net, const Sample *s);

@@ -5,6 +5,9 @@
 //     -H N        hidden neurons per perspective (default 256)
 //     -O N        output buckets, 1 to 8 (default 1; with --init, the start's count or,
 //                 from a network of one bucket, its output layer copied into N)
+//     -K N        king buckets, 1, 2, 4 or 8 (nn_king_layout): the inputs mirrored so the
+//                 own king stands on files e-h, one set of 768 per region of its square
+//                 (a version 3 network); a new network only (default: none, the plain 768)
 //     -e N        epochs in all (default 10); -b N batch size (default 16384)
 //     -l X        learning rate at the start (default 0.001), cosine-decayed to 1 % of it
 //     -w X        weight of the game result in the target (default 0.1)
@@ -76,7 +79,7 @@ static bool load_file(Data *d, const char *path, float wdl)
     Sample s;
     while (fread(&p, sizeof p, 1, f) == 1) {
         size_t i = d->read++;
-        if (!nn_sample(&p, wdl, &s)) {
+        if (!nn_sample(&p, wdl, NULL, &s)) {
             d->skipped++;
             continue;
         }
@@ -127,7 +130,7 @@ static void *run_job(void *arg)
     Sample s;
     for (size_t i = j->from; i < j->to; i++) {
         size_t k = j->order ? j->order[i] : i;
-        nn_decode(&j->recs[k & ~MIRRORED], j->wdl, (k & MIRRORED) != 0, &s);
+        nn_decode(&j->recs[k & ~MIRRORED], j->wdl, (k & MIRRORED) != 0, &j->net->in, &s);
         if (j->grad) {
             loss += nn_backward(j->net, &s, j->grad);
         } else {
@@ -169,7 +172,7 @@ static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
+    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
                     "             [--resume CKPT | --init CKPT] DATA...\n");
     return 2;
 }
@@ -177,7 +180,7 @@ static int usage(void)
 // The command line's settings.
 typedef struct {
     const char *out, *ckpt, *resume, *init;
-    int hidden, buckets, epochs, batch, threads;
+    int hidden, buckets, kbuckets, epochs, batch, threads;
     float lr, wdl;
     uint64_t seed;
     bool mirror;
@@ -209,6 +212,7 @@ static bool parse_args(int argc, char **argv, Settings *o)
         else if (!strcmp(a, "--init")) o->init = v;
         else if (!strcmp(a, "-H")) o->hidden = atoi(v);
         else if (!strcmp(a, "-O")) o->buckets = atoi(v);
+        else if (!strcmp(a, "-K")) o->kbuckets = atoi(v);
         else if (!strcmp(a, "-e")) o->epochs = atoi(v);
         else if (!strcmp(a, "-b")) o->batch = atoi(v);
         else if (!strcmp(a, "-t")) o->threads = atoi(v);
@@ -219,7 +223,9 @@ static bool parse_args(int argc, char **argv, Settings *o)
     }
     if (!o->out || o->first_data >= argc || o->hidden < 1 || o->hidden > 4096 || o->buckets < 0
         || o->buckets > NNUE_MAX_BUCKETS || o->epochs < 1 || o->batch < 1 || o->threads < 1 || o->threads > MAX_THREADS
-        || !(o->lr > 0) || !(o->wdl >= 0 && o->wdl <= 1) || (o->resume && o->init) || (o->resume && o->buckets))
+        || !(o->lr > 0) || !(o->wdl >= 0 && o->wdl <= 1) || (o->resume && o->init) || (o->resume && o->buckets)
+        || (o->kbuckets && (o->resume || o->init || (o->kbuckets != 1 && o->kbuckets != 2 && o->kbuckets != 4
+                                                     && o->kbuckets != 8))))
         return false;
     snprintf(o->ckpt_default, sizeof o->ckpt_default, "%s.ckpt", o->out);
     if (!o->ckpt)
@@ -234,7 +240,10 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
 {
     *done = 0;
     if (!o->resume && !o->init) {
-        if (!nn_alloc(net, o->hidden, o->buckets ? o->buckets : 1, o->seed) || !adam_alloc(adam, net->n_params)) {
+        NnueInputs in = {0};
+        if (o->kbuckets)
+            nn_king_layout(o->kbuckets, &in);
+        if (!nn_alloc(net, &in, o->hidden, o->buckets ? o->buckets : 1, o->seed) || !adam_alloc(adam, net->n_params)) {
             fprintf(stderr, "train: out of memory\n");
             return false;
         }
@@ -262,8 +271,8 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
         if (!adam_alloc(adam, net->n_params))
             return false;
     }
-    fprintf(stderr, "%s %s: H %d, %d output buckets, %d epochs done\n", o->resume ? "resuming" : "fine-tuning from",
-            from, net->hidden, net->buckets, *done);
+    fprintf(stderr, "%s %s: H %d, %d output buckets, %d king buckets, %d epochs done\n",
+            o->resume ? "resuming" : "fine-tuning from", from, net->hidden, net->buckets, net->in.kbuckets, *done);
     return true;
 }
 
