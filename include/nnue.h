@@ -59,10 +59,25 @@ typedef struct {
 // The delta of a legal move m in pos, before it is made.
 void nnue_delta(const Position *pos, Move m, NnueDelta *d);
 
+// A search thread's refresh cache for king-bucket networks ("finny tables"): for each
+// perspective, king region and side of the mirror, the sums of the pieces it last held.
+// Rebuilding a perspective after a king move across regions then adds and takes off only
+// the pieces that differ from that entry, not all of them.
+typedef struct {
+    int16_t v[COLOR_NB][NNUE_MAX_KING_BUCKETS][2][NNUE_MAX_HIDDEN];
+    Bitboard pieces[COLOR_NB][NNUE_MAX_KING_BUCKETS][2][PIECE_NB];
+    bool valid[COLOR_NB][NNUE_MAX_KING_BUCKETS][2];
+    const Nnue *net; // the network the entries were built for
+} NnueCache;
+
+// Empties a cache (before a search: the network may have changed).
+void nnue_cache_reset(NnueCache *cache);
+
 // child = parent changed by d; after is the position once the move is made (the kings'
-// squares, and what a king move across buckets rebuilds from).
+// squares, and what a king move across buckets rebuilds from, through cache when it is
+// not NULL).
 void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d,
-                const Position *after);
+                const Position *after, NnueCache *cache);
 
 // The output bucket of a position with `pieces` pieces on the board (kings included, 2
 // to 32): equal ranges of the piece count, the fullest boards in the last bucket.

@@ -122,6 +122,7 @@ struct SearchThread {
     SearchStack stack[MAX_PLY + STACK_OFFSET + 2];
     int reductions[64][64];   // late-move reductions by depth and move number (params)
     Accumulator acc[MAX_PLY + 2]; // the network's accumulators by ply, root first
+    NnueCache nnue_cache;         // king-bucket refreshes (reset by search_prepare)
     Histories hist;
 };
 

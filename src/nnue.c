@@ -125,6 +125,49 @@ static void refresh_view(const Nnue *net, const Position *pos, Accumulator *acc,
     }
 }
 
+void nnue_cache_reset(NnueCache *cache)
+{
+    memset(cache->valid, 0, sizeof cache->valid);
+    cache->net = NULL;
+}
+
+// One perspective's accumulator of pos through the cache entry of its king's region and
+// mirror side: the features depend on those alone, so the entry's sums are right for pos
+// once the pieces that differ are taken off and put on.
+static void refresh_view_cached(const Nnue *net, const Position *pos, Accumulator *acc, int view, NnueCache *cache)
+{
+    if (cache->net != net) {
+        nnue_cache_reset(cache);
+        cache->net = net;
+    }
+    Square king = pos_king(pos, view);
+    int ks = view == WHITE ? king : king ^ 56, mirror = (ks & 7) < 4;
+    ks ^= mirror ? 7 : 0;
+    int bucket = net->inputs.layout[(ks >> 3) * 4 + (ks & 7) - 4], h = net->hidden;
+    int16_t *v = cache->v[view][bucket][mirror];
+    Bitboard *held = cache->pieces[view][bucket][mirror];
+    if (!cache->valid[view][bucket][mirror]) {
+        memcpy(v, net->ft_b, (size_t)h * sizeof(int16_t));
+        memset(held, 0, PIECE_NB * sizeof *held);
+        cache->valid[view][bucket][mirror] = true;
+    }
+    for (int piece = 0; piece < PIECE_NB; piece++) {
+        Bitboard now = pos_pieces(pos, piece_color(piece), piece_type(piece));
+        for (Bitboard off = held[piece] & ~now; off;) {
+            const int16_t *row = feature_row(net, view, piece, pop_lsb(&off), king);
+            for (int j = 0; j < h; j++)
+                v[j] = (int16_t)(v[j] - row[j]);
+        }
+        for (Bitboard on = now & ~held[piece]; on;) {
+            const int16_t *row = feature_row(net, view, piece, pop_lsb(&on), king);
+            for (int j = 0; j < h; j++)
+                v[j] = (int16_t)(v[j] + row[j]);
+        }
+        held[piece] = now;
+    }
+    memcpy(acc->v[view], v, (size_t)h * sizeof(int16_t));
+}
+
 void nnue_refresh(const Nnue *net, const Position *pos, Accumulator *acc)
 {
     for (int view = WHITE; view <= BLACK; view++)
@@ -160,13 +203,16 @@ void nnue_delta(const Position *pos, Move m, NnueDelta *d)
 // what its own side's perspective sees (king buckets) rebuilds that perspective from
 // `after` instead. child may be parent.
 void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d,
-                const Position *after)
+                const Position *after, NnueCache *cache)
 {
     int h = net->hidden;
     for (int view = WHITE; view <= BLACK; view++) {
         if (d->sub_piece[0] == make_piece(view, KING)
             && nnue_king_changes_view(&net->inputs, view, d->sub_sq[0], d->add_sq[0])) {
-            refresh_view(net, after, child, view);
+            if (cache)
+                refresh_view_cached(net, after, child, view, cache);
+            else
+                refresh_view(net, after, child, view);
             continue;
         }
         Square king = net->inputs.kbuckets ? pos_king(after, view) : 0; // read only with king buckets

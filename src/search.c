@@ -152,7 +152,7 @@ static void search_make(SearchThread *t, SearchStack *ss, Move m)
         nnue_delta(&t->pos, m, &d);
         pos_make_move(&t->pos, m);
         tt_prefetch(t->tt, pos_key(&t->pos));
-        nnue_apply(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1], &d, &t->pos);
+        nnue_apply(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1], &d, &t->pos, &t->nnue_cache);
 #ifndef NDEBUG
         Accumulator fresh; // debug builds check the update against a refresh
         nnue_refresh(t->nnue, &t->pos, &fresh);
@@ -607,6 +607,8 @@ void search_prepare(SearchThread *t)
     memset(t->stack, 0, sizeof t->stack);
     for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++)
         t->stack[i].ply = i - STACK_OFFSET;
-    if (t->nnue)
+    if (t->nnue) {
+        nnue_cache_reset(&t->nnue_cache);
         nnue_refresh(t->nnue, &t->pos, &t->acc[0]);
+    }
 }

@@ -106,6 +106,8 @@ static void check_incremental_of(const Nnue *nt)
     static Accumulator stack[130];
     char err[128];
     int moves = 0, kinds[4] = {0}, crossings = 0; // castles, en passant, promotions, captures
+    static NnueCache cache; // kept over the games, as a search thread keeps it over a search
+    nnue_cache_reset(&cache);
     for (int game = 0; game < 200; game++) {
         assert_true(pos_set_fen(&pos, FENS[game % 4], false, err, sizeof err));
         nnue_refresh(nt, &pos, &stack[0]);
@@ -125,7 +127,7 @@ static void check_incremental_of(const Nnue *nt)
             NnueDelta d;
             nnue_delta(&pos, m, &d);
             pos_make_move(&pos, m);
-            nnue_apply(nt, &stack[ply], &stack[ply + 1], &d, &pos);
+            nnue_apply(nt, &stack[ply], &stack[ply + 1], &d, &pos, game % 2 ? &cache : NULL); // both rebuilds
             Accumulator fresh;
             nnue_refresh(nt, &pos, &fresh);
             for (int c = 0; c < 2; c++)
