@@ -26,7 +26,6 @@ static uint64_t total_tbhits(const SearchThread *t)
     return sum;
 }
 
-
 // Stable insertion sort of root_moves[from, to) by score, best first.
 static void sort_root(SearchThread *t, int from, int to)
 {
