@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Gauntlet of Outpost against engines from Debian's packages, with fastchess from PATH.
+# Gauntlet of Outpost against engines from Debian's packages or built from their public
+# repositories (the anchors of ../shared/ANCHORS.md), with fastchess from PATH.
 # Usage: bench/gauntlet.sh OPPONENT [games] [tc]   (defaults: 100 games, 10+0.1)
 #   OPPONENT: gnuchess | glaurung | toga2 | ethereal | sfNNNN, e.g. sf2000 (Stockfish
-#   with UCI_LimitStrength at that UCI_Elo)
+#   with UCI_LimitStrength at that UCI_Elo) | weiss | stash | berserk (built outside the
+#   repository: the binary named by $WEISS, $STASH or $BERSERK, else weiss, stash or
+#   berserk on PATH; Berserk plays with its smallest MoveOverhead, 100 ms)
 # Hash 16, one thread each, concurrency 2, openings from tests/data/openings.epd with
 # colours swapped per opening. Writes runs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
 # add the result to docs/STRENGTH.md (newest first) and the ladder in README.md.
@@ -22,10 +25,13 @@ gnuchess) opp=(cmd=gnuchessu name=GNUChess-6.2.7) ;;
 glaurung) opp=(cmd=glaurung name=Glaurung-2.2 option.Threads=1) ;;
 toga2) opp=(cmd=toga2 "name=Toga-II-3.0" "option.Number of Threads=1") ;;
 ethereal) opp=(cmd=ethereal-chess name=Ethereal-12.00 option.Threads=1) ;;
+weiss) opp=("cmd=${WEISS:-weiss}" name=Weiss-2.0 option.Threads=1) ;;
+stash) opp=("cmd=${STASH:-stash}" name=Stash-37 option.Threads=1) ;;
+berserk) opp=("cmd=${BERSERK:-berserk}" name=Berserk-8.5.1 option.Threads=1 option.MoveOverhead=100) ;;
 sf[0-9]*) opp=(cmd=stockfish "name=Stockfish-15.1-Elo${OPP#sf}" option.Threads=1 option.UCI_LimitStrength=true "option.UCI_Elo=${OPP#sf}") ;;
 *) echo "unknown opponent $OPP" >&2; exit 1 ;;
 esac
-command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: apt-get install the engine's package (see README)" >&2; exit 1; }
+command -v "${opp[0]#cmd=}" >/dev/null || { echo "${opp[0]#cmd=} not found: apt-get install the engine's package (see README), or build the anchor (../shared/ANCHORS.md) and name it in \$WEISS, \$STASH or \$BERSERK" >&2; exit 1; }
 mine=()
 [ -n "${OUTPOST_ELO:-}" ] && mine=(option.UCI_LimitStrength=true "option.UCI_Elo=$OUTPOST_ELO")
 prepare_engine
