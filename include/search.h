@@ -126,6 +126,9 @@ struct SearchThread {
     Histories hist;
 };
 
+// An OutputFn that drops every line: searches of tools and bench print nothing.
+void search_discard_output(void *ctx, const char *line);
+
 // Prepares a zeroed SearchThread: default parameters, nothing learned.
 void search_init(SearchThread *t);
 
@@ -152,6 +155,9 @@ static inline uint64_t search_thread_nodes(const SearchThread *t)
 {
     return atomic_load_explicit(&t->nodes, memory_order_relaxed);
 }
+
+// Whether other threads search beside t (Lazy SMP).
+static inline bool search_multi_threaded(const SearchThread *t) { return t->team_size > 1; }
 
 // Nodes of every thread of the search (t->team).
 uint64_t search_total_nodes(const SearchThread *t);

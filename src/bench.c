@@ -14,12 +14,6 @@ static const char *const BENCH_FENS[] = {
 #include "bench_positions.inc"
 };
 
-static void discard(void *ctx, const char *line)
-{
-    (void)ctx;
-    (void)line;
-}
-
 // Prepares t for a fresh search of its position: cleared TT and history, no output. The
 // stop flag is the caller's: a stop that arrives between two searches must stay seen.
 static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl, const Nnue *net)
@@ -32,7 +26,7 @@ static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl, const Nnue
     t->ctl = ctl;
     limits_init(&t->limits);
     t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
-    t->out = discard;
+    t->out = search_discard_output;
     t->out_ctx = NULL;
     t->nnue = net;
 }

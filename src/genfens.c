@@ -122,12 +122,6 @@ static bool parse_count(const char *s, uint64_t max, uint64_t *out)
     return true;
 }
 
-static void discard(void *ctx, const char *line)
-{
-    (void)ctx;
-    (void)line;
-}
-
 // One opening into t->pos: from the start position, or from a random usable line of the
 // book followed by a few random plies.
 static bool make_opening(SearchThread *t, const EpdBook *book, uint64_t *rng)
@@ -181,7 +175,7 @@ int genfens_run(const char *command, const Nnue *net, OutputFn out, void *ctx)
     t->ctl = &ctl;
     t->nnue = net;
     t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
-    t->out = discard;
+    t->out = search_discard_output;
     int rc = 0;
     for (uint64_t i = 0; i < count; i++) {
         // Each opening from its own generator state and a fresh search: the i-th FEN of

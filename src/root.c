@@ -15,8 +15,6 @@
 #include "strength.h"
 #include "threads.h"
 
-static bool multi_threaded(const SearchThread *t) { return t->team_size > 1; }
-
 // Tablebase hits of every thread of the search.
 static uint64_t total_tbhits(const SearchThread *t)
 {
@@ -416,7 +414,7 @@ void root_search(SearchThread *t)
                 t->limits.nodes = plan.nodes;
             lines = shown > plan.lines ? shown : plan.lines < t->n_root ? plan.lines : t->n_root;
         }
-        bool helpers = multi_threaded(t);
+        bool helpers = search_multi_threaded(t);
         if (helpers)
             start_helpers(t);
         iterative_deepening(t, lines, shown);

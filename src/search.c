@@ -25,6 +25,12 @@ static void init_reductions(SearchThread *t)
             t->reductions[d][m] = d && m ? (int)(p->lmr_base / 100.0 + log(d) * log(m) / (p->lmr_div / 100.0)) : 0;
 }
 
+void search_discard_output(void *ctx, const char *line)
+{
+    (void)ctx;
+    (void)line;
+}
+
 void search_init(SearchThread *t)
 {
     t->params = (SearchParams)SEARCH_PARAMS_DEFAULT;
@@ -45,11 +51,9 @@ static void count_node(SearchThread *t)
     atomic_store_explicit(&t->nodes, search_thread_nodes(t) + 1, memory_order_relaxed);
 }
 
-static bool multi_threaded(const SearchThread *t) { return t->team_size > 1; }
-
 uint64_t search_total_nodes(const SearchThread *t)
 {
-    if (!multi_threaded(t))
+    if (!search_multi_threaded(t))
         return search_thread_nodes(t);
     uint64_t sum = 0;
     for (int i = 0; i < t->team_size; i++)
@@ -85,7 +89,7 @@ static void check_limits(SearchThread *t)
     if (t->root_depth <= 1)
         return;
     uint64_t nodes = search_thread_nodes(t);
-    if (t->limits.nodes && !multi_threaded(t) && nodes >= t->limits.nodes) {
+    if (t->limits.nodes && !search_multi_threaded(t) && nodes >= t->limits.nodes) {
         t->aborted = true;
         return;
     }

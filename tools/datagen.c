@@ -60,12 +60,6 @@ typedef struct {
 
 /* ---------------------------------------------------------------- playing */
 
-static void discard(void *ctx, const char *line)
-{
-    (void)ctx;
-    (void)line;
-}
-
 // Plays one game from a fresh search state; appends its records to buf (room for
 // MAX_GAME_PLIES) and returns how many. Results: 2 white wins, 1 draw, 0 black wins.
 static int play_game(SearchThread *t, uint64_t nodes, uint64_t *rng, PackedPos *buf)
@@ -159,7 +153,7 @@ static int run_worker(const Config *cfg, int w)
     t->ctl = &ctl;
     t->nnue = cfg->net;
     t->opts = (SearchOptions){.multipv = 1, .print_bestmove = false};
-    t->out = discard;
+    t->out = search_discard_output;
     int64_t start = tm_now();
     long played = 0, made = 0;
     while (games < cfg->games) {
