@@ -54,9 +54,9 @@ NET_DIR  := build/net/$(subst /,_,$(EXE))
 NO_NET   := build/net/none/embedded_net.inc
 $(shell mkdir -p $(NET_DIR) && (echo '$(abspath $(EVALFILE))' | cmp -s - $(NET_DIR)/evalfile.txt \
     || echo '$(abspath $(EVALFILE))' > $(NET_DIR)/evalfile.txt))
-build/gen/embed_net: tools/embed_net.c
+build/gen/embed_net: tools/embed_net.c include/nnue_format.h
 	@mkdir -p build/gen
-	$(HOST_CC) -O2 $(STD) $(WARN) $< -o $@
+	$(HOST_CC) -O2 $(STD) $(WARN) -Iinclude $< -o $@
 $(NET_DIR)/embedded_net.inc: build/gen/embed_net $(NET_DIR)/evalfile.txt $(EVALFILE)
 	build/gen/embed_net $(EVALFILE) > $@.tmp && mv $@.tmp $@
 $(NO_NET): build/gen/embed_net

@@ -25,7 +25,7 @@ typedef struct {
     int16_t *out_w; // [buckets][2 * hidden]: the side to move's half first
     int32_t out_b[NNUE_MAX_BUCKETS];
     bool small_out; // every output weight within +-127: the SIMD output layer's bound
-    void *memory;   // what nnue_free releases
+    void *memory;   // what nnue_free releases (cache-line aligned: so are the rows)
 } Nnue;
 
 // Loads a network file; on failure writes the reason to err, leaves net unchanged and
@@ -42,8 +42,10 @@ bool nnue_has_embedded(void);
 bool nnue_load_embedded(Nnue *net, char *err, size_t err_size);
 
 // The feature-layer sums of both perspectives (index: the perspective's colour).
+// Aligned to a cache line, so that no vector load of a row straddles two (a SearchThread
+// holding accumulators is allocated aligned: platform_calloc_aligned).
 typedef struct {
-    int16_t v[COLOR_NB][NNUE_MAX_HIDDEN]; // no alignment demand: SearchThreads come from calloc
+    _Alignas(64) int16_t v[COLOR_NB][NNUE_MAX_HIDDEN];
 } Accumulator;
 
 // The accumulator of pos computed from scratch.
@@ -59,12 +61,15 @@ typedef struct {
 // The delta of a legal move m in pos, before it is made.
 void nnue_delta(const Position *pos, Move m, NnueDelta *d);
 
+// child = parent over the network's width only (a null move's copy).
+void nnue_copy(const Nnue *net, const Accumulator *parent, Accumulator *child);
+
 // A search thread's refresh cache for king-bucket networks ("finny tables"): for each
 // perspective, king region and side of the mirror, the sums of the pieces it last held.
 // Rebuilding a perspective after a king move across regions then adds and takes off only
 // the pieces that differ from that entry, not all of them.
 typedef struct {
-    int16_t v[COLOR_NB][NNUE_MAX_KING_BUCKETS][2][NNUE_MAX_HIDDEN];
+    _Alignas(64) int16_t v[COLOR_NB][NNUE_MAX_KING_BUCKETS][2][NNUE_MAX_HIDDEN];
     Bitboard pieces[COLOR_NB][NNUE_MAX_KING_BUCKETS][2][PIECE_NB];
     bool valid[COLOR_NB][NNUE_MAX_KING_BUCKETS][2];
     const Nnue *net; // the network the entries were built for

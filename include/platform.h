@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The few things POSIX and Windows do differently, in one place: reading a line of any
-// length, a monotonic clock, sleeping, seeking in large files and mapping a file into
-// memory read-only. Threads are POSIX
+// length, a monotonic clock, sleeping, seeking in large files, mapping a file into
+// memory read-only and aligned allocation. Threads are POSIX
 // threads on both (winpthreads, linked statically, on Windows).
 #ifndef OUTPOST_PLATFORM_H
 #define OUTPOST_PLATFORM_H
@@ -36,5 +36,10 @@ typedef struct {
 bool platform_map_file(const char *path, MappedFile *mf);
 // Unmaps a file mapped by platform_map_file (a cleared MappedFile is left alone).
 void platform_unmap_file(MappedFile *mf);
+
+// Zeroed memory of `size` bytes aligned to `align` (a power of two, at most 4096), or NULL;
+// released with platform_free_aligned only (Windows keeps such blocks apart).
+void *platform_calloc_aligned(size_t size, size_t align);
+void platform_free_aligned(void *p);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "move.h"
+#include "platform.h"
 #include "root.h"
 
 static const char *const BENCH_FENS[] = {
@@ -33,9 +34,9 @@ static void fresh_search(SearchThread *t, TT *tt, SearchControl *ctl, const Nnue
 
 static SearchThread *alloc_search(TT *tt, size_t hash_mb)
 {
-    SearchThread *t = calloc(1, sizeof *t);
+    SearchThread *t = platform_calloc_aligned(sizeof *t, _Alignof(SearchThread));
     if (!t || !tt_resize(tt, hash_mb)) {
-        free(t);
+        platform_free_aligned(t);
         return NULL;
     }
     search_init(t);
@@ -71,7 +72,7 @@ uint64_t bench_run(int depth, size_t hash_mb, const Nnue *net, OutputFn out, voi
         nodes += t->nodes;
     }
     tt_free(&tt);
-    free(t);
+    platform_free_aligned(t);
     if (atomic_load(&ctl->stop)) { // a search cut short leaves a count that means nothing
         snprintf(line, sizeof line, "info string bench stopped after %zu of %zu positions", done, count);
         out(ctx, line);
@@ -164,6 +165,6 @@ int bench_epd(const char *path, int ms, size_t hash_mb, const Nnue *net, FILE *o
     fprintf(out, "solved %d of %d at %d ms per position\n", solved, total, ms);
     fclose(f);
     tt_free(&tt);
-    free(t);
+    platform_free_aligned(t);
     return solved;
 }

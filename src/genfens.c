@@ -11,6 +11,7 @@
 
 #include "movegen.h"
 #include "openings.h"
+#include "platform.h"
 #include "rng.h"
 #include "root.h"
 
@@ -163,10 +164,10 @@ int genfens_run(const char *command, const Nnue *net, OutputFn out, void *ctx)
     TT tt = {0};
     SearchControl ctl;
     search_control_init(&ctl);
-    SearchThread *t = calloc(1, sizeof *t);
+    SearchThread *t = platform_calloc_aligned(sizeof *t, _Alignof(SearchThread));
     if (!t || !tt_resize(&tt, GENFENS_HASH_MB)) {
         say(out, ctx, "info string genfens: out of memory");
-        free(t);
+        platform_free_aligned(t);
         book_free(&book);
         return 1;
     }
@@ -193,7 +194,7 @@ int genfens_run(const char *command, const Nnue *net, OutputFn out, void *ctx)
         say(out, ctx, "info string genfens %s", fen);
     }
     tt_free(&tt);
-    free(t);
+    platform_free_aligned(t);
     book_free(&book);
     return rc;
 }

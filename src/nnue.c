@@ -1,14 +1,30 @@
 // SPDX-License-Identifier: MIT
 // Network loading, accumulators and evaluation. Portable C, whose int16 loops the
-// compiler vectorises; the output layer has an AVX2 form too (same integers, same result).
+// compiler vectorises (SSE, AVX2, AVX-512 or NEON, as the build targets); the output layer
+// has an AVX2 form too (same integers, same result).
 #include "nnue.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "platform.h"
+
 #if defined(__AVX2__)
 #include <immintrin.h>
+#endif
+
+// EMBEDDED_NET, EMBEDDED_NET_SIZE and EMBEDDED_HIDDEN, the built-in network's width (0
+// without one), from tools/embed_net.c.
+#include "embedded_net.inc"
+
+// The inner loops below are written once for a width h and inlined twice: with h the
+// constant EMBEDDED_HIDDEN, for the built-in network (known trip counts, no tails), and
+// with h read from the network, for one loaded through EvalFile of another width.
+#if defined(__GNUC__)
+#define KERNEL static inline __attribute__((always_inline))
+#else
+#define KERNEL static inline
 #endif
 
 static uint32_t le32(const uint8_t *p)
@@ -39,7 +55,7 @@ bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *n
         snprintf(err, err_size, "'%s' is truncated or corrupt (size or checksum)", name);
         return false;
     }
-    int16_t *w16 = malloc(n16 * sizeof *w16);
+    int16_t *w16 = platform_calloc_aligned(n16 * sizeof *w16, 64);
     if (!w16) {
         snprintf(err, err_size, "no memory for network '%s'", name);
         return false;
@@ -86,8 +102,6 @@ bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size)
     return ok;
 }
 
-#include "embedded_net.inc" // EMBEDDED_NET, EMBEDDED_NET_SIZE (tools/embed_net.c)
-
 bool nnue_has_embedded(void) { return EMBEDDED_NET_SIZE > 0; }
 
 bool nnue_load_embedded(Nnue *net, char *err, size_t err_size)
@@ -101,7 +115,7 @@ bool nnue_load_embedded(Nnue *net, char *err, size_t err_size)
 
 void nnue_free(Nnue *net)
 {
-    free(net->memory);
+    platform_free_aligned(net->memory);
     memset(net, 0, sizeof *net);
 }
 
@@ -197,11 +211,44 @@ void nnue_delta(const Position *pos, Move m, NnueDelta *d)
     d->add_sq[d->n_add++] = to;
 }
 
-// One pass per perspective over the parent, the rows taken off and the rows put on (a
-// quiet move 1 and 1, a capture 2 and 1, castling 2 and 2): the sums wrap as the int16
-// stores would, so the result equals one feature at a time. A king move that changes
-// what its own side's perspective sees (king buckets) rebuilds that perspective from
-// `after` instead. child may be parent.
+void nnue_copy(const Nnue *net, const Accumulator *parent, Accumulator *child)
+{
+    size_t bytes = (size_t)net->hidden * sizeof(int16_t);
+#if EMBEDDED_HIDDEN > 0
+    if (net->hidden == EMBEDDED_HIDDEN)
+        bytes = EMBEDDED_HIDDEN * sizeof(int16_t);
+#endif
+    for (int c = WHITE; c <= BLACK; c++)
+        memcpy(child->v[c], parent->v[c], bytes);
+}
+
+// One perspective's update: c = p - s0 [- s1] + a0 [+ a1], by the numbers of rows taken
+// off and put on (a quiet move 1 and 1, a capture 2 and 1, castling 2 and 2). The sums
+// wrap as the int16 stores would, so the result equals one feature at a time.
+KERNEL void update_view(const Nnue *net, const int16_t *restrict p, int16_t *restrict c, const NnueDelta *d,
+                        int view, Square king, int h)
+{
+    const int16_t *restrict s0 = feature_row(net, view, d->sub_piece[0], d->sub_sq[0], king);
+    const int16_t *restrict a0 = feature_row(net, view, d->add_piece[0], d->add_sq[0], king);
+    if (d->n_sub == 1) {
+        for (int j = 0; j < h; j++)
+            c[j] = (int16_t)(p[j] - s0[j] + a0[j]);
+        return;
+    }
+    const int16_t *restrict s1 = feature_row(net, view, d->sub_piece[1], d->sub_sq[1], king);
+    if (d->n_add == 1) {
+        for (int j = 0; j < h; j++)
+            c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j]);
+        return;
+    }
+    const int16_t *restrict a1 = feature_row(net, view, d->add_piece[1], d->add_sq[1], king);
+    for (int j = 0; j < h; j++)
+        c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j] + a1[j]);
+}
+
+// Each perspective of child is its parent's updated by d (update_view); a king move that
+// changes what its own side's perspective sees (king buckets) rebuilds that perspective
+// from `after` instead. child and parent are distinct.
 void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, const NnueDelta *d,
                 const Position *after, NnueCache *cache)
 {
@@ -216,28 +263,18 @@ void nnue_apply(const Nnue *net, const Accumulator *parent, Accumulator *child, 
             continue;
         }
         Square king = net->inputs.kbuckets ? pos_king(after, view) : 0; // read only with king buckets
-        const int16_t *p = parent->v[view], *s0 = feature_row(net, view, d->sub_piece[0], d->sub_sq[0], king);
-        const int16_t *a0 = feature_row(net, view, d->add_piece[0], d->add_sq[0], king);
-        int16_t *c = child->v[view];
-        if (d->n_sub == 1) {
-            for (int j = 0; j < h; j++)
-                c[j] = (int16_t)(p[j] - s0[j] + a0[j]);
+#if EMBEDDED_HIDDEN > 0
+        if (h == EMBEDDED_HIDDEN) {
+            update_view(net, parent->v[view], child->v[view], d, view, king, EMBEDDED_HIDDEN);
             continue;
         }
-        const int16_t *s1 = feature_row(net, view, d->sub_piece[1], d->sub_sq[1], king);
-        if (d->n_add == 1) {
-            for (int j = 0; j < h; j++)
-                c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j]);
-            continue;
-        }
-        const int16_t *a1 = feature_row(net, view, d->add_piece[1], d->add_sq[1], king);
-        for (int j = 0; j < h; j++)
-            c[j] = (int16_t)(p[j] - s0[j] - s1[j] + a0[j] + a1[j]);
+#endif
+        update_view(net, parent->v[view], child->v[view], d, view, king, h);
     }
 }
 
 // The output layer's sum over one half: SCReLU(v) . w, with c = clamp(v, 0, QA).
-static int64_t half_sum(const int16_t *v, const int16_t *w, int from, int h)
+KERNEL int64_t half_sum(const int16_t *restrict v, const int16_t *restrict w, int from, int h)
 {
     int64_t sum = 0;
     for (int j = from; j < h; j++) {
@@ -252,11 +289,11 @@ static int64_t half_sum(const int16_t *v, const int16_t *w, int from, int h)
 // 255), and madd against c adds pairs of c * c * w (each under 2^23.1) into 32-bit lanes;
 // over 2 x 512 neurons a lane gathers 128 of them, under 2^31. The result is the exact
 // integer the scalar loop gives.
-static int64_t output_sum_avx2(const Nnue *net, const int16_t *out_w, const int16_t *us, const int16_t *them)
+KERNEL int64_t output_sum_avx2(const int16_t *out_w, const int16_t *us, const int16_t *them, int h)
 {
     const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
     __m256i acc = _mm256_setzero_si256();
-    int h = net->hidden, simd_h = h & ~15;
+    int simd_h = h & ~15;
     int64_t tail = 0;
     for (int half = 0; half < 2; half++) {
         const int16_t *v = half ? them : us, *w = out_w + half * h;
@@ -276,17 +313,28 @@ static int64_t output_sum_avx2(const Nnue *net, const int16_t *out_w, const int1
 }
 #endif
 
+// The output layer's sum for the side to move's half us and the other half them.
+KERNEL int64_t output_sum(const Nnue *net, const int16_t *out_w, const int16_t *us, const int16_t *them, int h)
+{
+#if defined(__AVX2__)
+    if (net->small_out)
+        return output_sum_avx2(out_w, us, them, h);
+#else
+    (void)net;
+#endif
+    return half_sum(us, out_w, 0, h) + half_sum(them, out_w + h, 0, h);
+}
+
 Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side, int pieces)
 {
     int h = net->hidden, b = nnue_bucket(net->buckets, pieces);
     const int16_t *us = acc->v[side], *them = acc->v[!side], *out_w = net->out_w + (size_t)b * 2 * (size_t)h;
-    int64_t sum;
-#if defined(__AVX2__)
-    if (net->small_out)
-        sum = output_sum_avx2(net, out_w, us, them);
-    else
+#if EMBEDDED_HIDDEN > 0
+    int64_t sum = h == EMBEDDED_HIDDEN ? output_sum(net, out_w, us, them, EMBEDDED_HIDDEN)
+                                       : output_sum(net, out_w, us, them, h);
+#else
+    int64_t sum = output_sum(net, out_w, us, them, h);
 #endif
-        sum = half_sum(us, out_w, 0, h) + half_sum(them, out_w + h, 0, h);
     int64_t out = sum / NNUE_QA + net->out_b[b];
     Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
     // Never a mate score: the search keeps those for mates.

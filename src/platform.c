@@ -8,6 +8,7 @@
 #include <time.h>
 
 #ifdef _WIN32
+#include <malloc.h>
 #include <windows.h>
 #else
 #include <fcntl.h>
@@ -115,4 +116,26 @@ void platform_unmap_file(MappedFile *mf)
     munmap((void *)mf->data, (size_t)mf->size);
 #endif
     *mf = (MappedFile){NULL, 0, NULL};
+}
+
+void *platform_calloc_aligned(size_t size, size_t align)
+{
+    size = (size + align - 1) / align * align; // C17's aligned_alloc wants a multiple
+#ifdef _WIN32
+    void *p = _aligned_malloc(size, align);
+#else
+    void *p = aligned_alloc(align, size);
+#endif
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void platform_free_aligned(void *p)
+{
+#ifdef _WIN32
+    _aligned_free(p);
+#else
+    free(p);
+#endif
 }

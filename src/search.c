@@ -174,7 +174,7 @@ static void search_make_null(SearchThread *t, SearchStack *ss)
     pos_make_null(&t->pos);
     tt_prefetch(t->tt, pos_key(&t->pos));
     if (t->nnue)
-        t->acc[ss->ply + 1] = t->acc[ss->ply];
+        nnue_copy(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1]);
 }
 
 // The static evaluation of the node at ss: the network's when there is one.

@@ -5,6 +5,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "platform.h"
+
 struct ThreadPool {
     int n; // threads, main included
     SearchThread *threads[POOL_MAX_THREADS];
@@ -53,7 +55,7 @@ static void *helper_main(void *arg)
 
 static SearchThread *new_thread(ThreadPool *pool)
 {
-    SearchThread *t = calloc(1, sizeof *t);
+    SearchThread *t = platform_calloc_aligned(sizeof *t, _Alignof(SearchThread));
     if (t) {
         pool->init(t);
         t->pool = pool;
@@ -101,7 +103,7 @@ bool pool_resize(ThreadPool *pool, int n)
     join_helpers(pool);
     int old = pool->n;
     for (int i = n; i < old; i++) {
-        free(pool->threads[i]);
+        platform_free_aligned(pool->threads[i]);
         pool->threads[i] = NULL;
     }
     int made = old < n ? old : n;
@@ -115,7 +117,7 @@ bool pool_resize(ThreadPool *pool, int n)
         if (!arg || (*arg = (HelperArg){pool, i, pool->generation}, pthread_create(&pool->handles[i], NULL, helper_main, arg) != 0)) {
             free(arg);
             for (int j = i; j < made; j++) {
-                free(pool->threads[j]);
+                platform_free_aligned(pool->threads[j]);
                 pool->threads[j] = NULL;
             }
             return false;
@@ -131,7 +133,7 @@ void pool_destroy(ThreadPool *pool)
         return;
     join_helpers(pool);
     for (int i = 0; i < pool->n; i++)
-        free(pool->threads[i]);
+        platform_free_aligned(pool->threads[i]);
     pthread_mutex_destroy(&pool->lock);
     pthread_cond_destroy(&pool->wake);
     pthread_cond_destroy(&pool->idle);

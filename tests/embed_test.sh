@@ -2,7 +2,8 @@
 # A network built into the engine (make EVALFILE=...): an engine built with
 # tests/data/nnue_tiny.nnue must offer it as the default (EvalFile <embedded>, Use NNUE
 # true), search with it exactly as the plain engine does with the same file loaded through
-# EvalFile, and still give the hand-written evaluation's bench with Use NNUE false. A
+# EvalFile (the plain engine's own network being wider, that compares the loops compiled
+# for the built-in width with the general ones), and still give the hand-written evaluation's bench with Use NNUE false. A
 # portable build of it (x86-64-v2: no AVX2) must give the same bench: the SIMD paths
 # compute the scalar code's integers. An engine built without a network (EVALFILE empty)
 # starts with the hand-written evaluation and refuses what needs a network.

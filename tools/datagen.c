@@ -31,6 +31,7 @@
 #include "attacks.h"
 #include "movegen.h"
 #include "openings.h"
+#include "platform.h"
 #include "packpos.h"
 #include "psqt.h"
 #include "rng.h"
@@ -140,7 +141,7 @@ static int run_worker(const Config *cfg, int w)
     fclose(out);
     out = fopen(bin, "ab");
     FILE *index = fopen(idx, "a");
-    SearchThread *t = calloc(1, sizeof *t);
+    SearchThread *t = platform_calloc_aligned(sizeof *t, _Alignof(SearchThread));
     static TT tt;
     static SearchControl ctl;
     static PackedPos chunk[CHUNK_GAMES * MAX_GAME_PLIES];
@@ -180,7 +181,7 @@ static int run_worker(const Config *cfg, int w)
     fclose(out);
     fclose(index);
     tt_free(&tt);
-    free(t);
+    platform_free_aligned(t);
     return 0;
 }
 
