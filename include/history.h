@@ -2,13 +2,21 @@
 // What the search learns about moves while it runs, for ordering and reductions:
 // butterfly history (side, from, to), continuation history (a quiet move after the moves
 // one and two plies before it), capture history (piece, to, victim) and the counter move
-// (the quiet move that last refuted a given move). Each search thread owns one.
+// (the quiet move that last refuted a given move), and the correction history that
+// learns how far the static evaluation misses for a pawn structure. Each search thread
+// owns one.
 #ifndef OUTPOST_HISTORY_H
 #define OUTPOST_HISTORY_H
 
 #include "position.h"
 
-enum { HISTORY_MAX = 16384 };
+enum {
+    HISTORY_MAX = 16384,
+    CORR_SIZE = 16384,       // pawn-structure entries per side to move
+    CORR_GRAIN = 256,        // entries are centipawns x CORR_GRAIN
+    CORR_MAX = 64 * 256,     // an entry's bound: +-64 cp
+    CORR_WEIGHT_MAX = 16,    // weight (of 256) a search result of depth >= 15 gets
+};
 
 typedef struct {
     int16_t butterfly[COLOR_NB][64][64];
@@ -17,6 +25,9 @@ typedef struct {
     int16_t cont[PIECE_NB * 64][PIECE_NB * 64];
     int16_t capture[PIECE_NB][64][PIECE_TYPE_NB];
     Move counter[PIECE_NB][64];
+    // Correction history: the running mean of (search score - static eval) by side to
+    // move and pawn structure, in centipawns x CORR_GRAIN.
+    int16_t pawn_corr[COLOR_NB][CORR_SIZE];
 } Histories;
 
 // The continuation-history rows of a node: of the moves one and two plies before it,
@@ -70,6 +81,25 @@ static inline void hist_update(int16_t *e, int bonus)
 {
     *e = (int16_t)(*e + bonus - *e * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
 }
+
+// The correction-history entry of pos's pawn structure and side to move.
+static inline int16_t *hist_corr_entry(Histories *h, const Position *pos)
+{
+    return &h->pawn_corr[pos->side][pos_pawn_key(pos) % CORR_SIZE];
+}
+
+// The static evaluation raw (side to move) corrected by what the searches of positions
+// with the same pawns found, kept off the tablebase and mate ranges.
+static inline Score hist_corrected_eval(const Histories *h, const Position *pos, Score raw)
+{
+    int v = raw + h->pawn_corr[pos->side][pos_pawn_key(pos) % CORR_SIZE] / CORR_GRAIN;
+    return (Score)(v >= SCORE_TB_WIN_IN_MAX ? SCORE_TB_WIN_IN_MAX - 1
+                   : v <= -SCORE_TB_WIN_IN_MAX ? -SCORE_TB_WIN_IN_MAX + 1 : v);
+}
+
+// Moves pos's correction entry toward diff (search score - raw static eval, centipawns)
+// with a weight that grows with the search's depth.
+void hist_update_corr(Histories *h, const Position *pos, int diff, int depth);
 
 // Rewards (bonus > 0) or punishes a quiet move in butterfly and continuation history.
 void hist_update_quiet(Histories *h, const Position *pos, const ContRows *rows, Move m, int bonus);

@@ -14,6 +14,7 @@
 // Irreversible state, one per ply, saved and restored with a plain assignment.
 typedef struct {
     Key key;
+    Key pawn_key;        // the pawns' part of key alone (correction history's index)
     Bitboard checkers;   // enemy pieces giving check to the side to move
     int castling;        // rights mask
     Square ep;           // en-passant target square, set only if a capture there is pseudo-legal
@@ -79,6 +80,7 @@ static inline const StateInfo *pos_state_back(const Position *pos, int plies)
     return &pos->states[pos->st_index - plies];
 }
 static inline Key pos_key(const Position *pos) { return pos_state(pos)->key; }
+static inline Key pos_pawn_key(const Position *pos) { return pos_state(pos)->pawn_key; }
 static inline Bitboard pos_checkers(const Position *pos) { return pos_state(pos)->checkers; }
 static inline bool pos_in_check(const Position *pos) { return pos_checkers(pos) != 0; }
 static inline Bitboard pos_occupied(const Position *pos) { return pos->by_color[WHITE] | pos->by_color[BLACK]; }

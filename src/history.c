@@ -13,3 +13,11 @@ void hist_update_quiet(Histories *h, const Position *pos, const ContRows *rows, 
         if (rows->row[k])
             hist_update(&rows->row[k][hist_piece_to(pos, m)], bonus);
 }
+
+void hist_update_corr(Histories *h, const Position *pos, int diff, int depth)
+{
+    int16_t *e = hist_corr_entry(h, pos);
+    int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
+    int v = (*e * (256 - w) + diff * CORR_GRAIN * w) / 256;
+    *e = (int16_t)(v > CORR_MAX ? CORR_MAX : v < -CORR_MAX ? -CORR_MAX : v);
+}

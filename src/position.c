@@ -29,6 +29,8 @@ static inline void put_piece(Position *pos, int piece, Square sq)
     pos->by_color[piece_color(piece)] |= b;
     pos->board[sq] = (uint8_t)piece;
     pos->states[pos->st_index].key ^= zobrist.piece_square[piece][sq];
+    if (piece_type(piece) == PAWN)
+        pos->states[pos->st_index].pawn_key ^= zobrist.piece_square[piece][sq];
 }
 
 static inline void remove_piece(Position *pos, Square sq)
@@ -39,6 +41,8 @@ static inline void remove_piece(Position *pos, Square sq)
     pos->by_color[piece_color(piece)] ^= b;
     pos->board[sq] = NO_PIECE;
     pos->states[pos->st_index].key ^= zobrist.piece_square[piece][sq];
+    if (piece_type(piece) == PAWN)
+        pos->states[pos->st_index].pawn_key ^= zobrist.piece_square[piece][sq];
 }
 
 static inline void move_piece(Position *pos, Square from, Square to)
@@ -50,6 +54,8 @@ static inline void move_piece(Position *pos, Square from, Square to)
     pos->board[from] = NO_PIECE;
     pos->board[to] = (uint8_t)piece;
     pos->states[pos->st_index].key ^= zobrist.piece_square[piece][from] ^ zobrist.piece_square[piece][to];
+    if (piece_type(piece) == PAWN)
+        pos->states[pos->st_index].pawn_key ^= zobrist.piece_square[piece][from] ^ zobrist.piece_square[piece][to];
 }
 
 Bitboard pos_attackers_to(const Position *pos, Square sq, Bitboard occupied)
@@ -573,6 +579,11 @@ bool pos_is_ok(const Position *pos)
         return false;
     if (popcount(pos_pieces(pos, WHITE, KING)) != 1 || popcount(pos_pieces(pos, BLACK, KING)) != 1)
         return false;
-    return st->key == pos_compute_key(pos) && st->checkers == compute_checkers(pos)
+    Key pawns = 0;
+    for (Bitboard b = pos->by_type[PAWN]; b;) {
+        Square sq = pop_lsb(&b);
+        pawns ^= zobrist.piece_square[pos->board[sq]][sq];
+    }
+    return st->key == pos_compute_key(pos) && st->pawn_key == pawns && st->checkers == compute_checkers(pos)
         && !pos_attacked_by(pos, pos_king(pos, color_flip(pos->side)), pos->side);
 }

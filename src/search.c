@@ -219,11 +219,12 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
             return s;
     }
 
-    Score best, eval = SCORE_NONE;
+    Score best, eval = SCORE_NONE, raw_eval = SCORE_NONE;
     if (in_check) {
         best = -SCORE_INFINITE;
     } else {
-        eval = found && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, ss);
+        raw_eval = found && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, ss);
+        eval = hist_corrected_eval(&t->hist, pos, raw_eval);
         best = eval;
         if (best >= beta)
             return best;
@@ -261,7 +262,7 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
         return mated_in(ply);
 
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(t->tt, slot, pos_key(pos), tt_score_to(best, ply), eval, bound, 0, best_move);
+    tt_store(t->tt, slot, pos_key(pos), tt_score_to(best, ply), raw_eval, bound, 0, best_move);
     return best;
 }
 
@@ -402,9 +403,13 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     }
 
     // Step 4. Static evaluation.
-    Score eval = SCORE_NONE;
-    if (!in_check)
-        eval = found && tt_hit.eval != SCORE_NONE ? tt_hit.eval : evaluate(t, ss);
+    // The TT keeps the raw evaluation; the search uses it corrected by what searches of
+    // the same pawn structure found (correction history).
+    Score eval = SCORE_NONE, raw_eval = SCORE_NONE;
+    if (!in_check) {
+        raw_eval = found && tt_hit.eval != SCORE_NONE ? tt_hit.eval : evaluate(t, ss);
+        eval = hist_corrected_eval(&t->hist, pos, raw_eval);
+    }
     ss->static_eval = eval;
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
 
@@ -544,7 +549,12 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     if (best > max_score) // the tablebases' loss bound
         best = max_score;
     int bound = best >= beta ? BOUND_LOWER : best > old_alpha ? BOUND_EXACT : BOUND_UPPER;
-    tt_store(t->tt, slot, pos_key(pos), tt_score_to(best, ply), eval, bound, depth, best_move);
+    // Step 14. Correction history learns from a quiet (or no) best move whose score lies
+    // on the side of the evaluation that its bound can vouch for, mates aside.
+    if (!in_check && (best_move == MOVE_NONE || !move_is_noisy(best_move)) && abs(best) < SCORE_TB_WIN_IN_MAX
+        && !(bound == BOUND_LOWER && best <= eval) && !(bound == BOUND_UPPER && best >= eval))
+        hist_update_corr(&t->hist, pos, best - raw_eval, depth);
+    tt_store(t->tt, slot, pos_key(pos), tt_score_to(best, ply), raw_eval, bound, depth, best_move);
     return best;
 }
 
