@@ -82,17 +82,14 @@ static inline void hist_update(int16_t *e, int bonus)
     *e = (int16_t)(*e + bonus - *e * (bonus < 0 ? -bonus : bonus) / HISTORY_MAX);
 }
 
-// The correction-history entry of pos's pawn structure and side to move.
-static inline int16_t *hist_corr_entry(Histories *h, const Position *pos)
-{
-    return &h->pawn_corr[pos->side][pos_pawn_key(pos) % CORR_SIZE];
-}
+// The correction-history index of pos's pawn structure (the side to move picks the table).
+static inline size_t hist_corr_index(const Position *pos) { return pos_pawn_key(pos) % CORR_SIZE; }
 
 // The static evaluation raw (side to move) corrected by what the searches of positions
 // with the same pawns found, kept off the tablebase and mate ranges.
 static inline Score hist_corrected_eval(const Histories *h, const Position *pos, Score raw)
 {
-    int v = raw + h->pawn_corr[pos->side][pos_pawn_key(pos) % CORR_SIZE] / CORR_GRAIN;
+    int v = raw + h->pawn_corr[pos->side][hist_corr_index(pos)] / CORR_GRAIN;
     return (Score)(v >= SCORE_TB_WIN_IN_MAX ? SCORE_TB_WIN_IN_MAX - 1
                    : v <= -SCORE_TB_WIN_IN_MAX ? -SCORE_TB_WIN_IN_MAX + 1 : v);
 }

@@ -16,7 +16,7 @@ void hist_update_quiet(Histories *h, const Position *pos, const ContRows *rows, 
 
 void hist_update_corr(Histories *h, const Position *pos, int diff, int depth)
 {
-    int16_t *e = hist_corr_entry(h, pos);
+    int16_t *e = &h->pawn_corr[pos->side][hist_corr_index(pos)];
     int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
     int v = (*e * (256 - w) + diff * CORR_GRAIN * w) / 256;
     *e = (int16_t)(v > CORR_MAX ? CORR_MAX : v < -CORR_MAX ? -CORR_MAX : v);
