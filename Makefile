@@ -34,7 +34,8 @@ TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
 TEST_EXTRA_test_train := tools/nnue_train.c
 TEST_EXTRA_test_nnue := tools/nnue_train.c
 
-.PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools windows windows-test
+.PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools windows windows-test \
+        release release-test
 
 all: $(EXE)
 
@@ -63,9 +64,18 @@ $(NO_NET): build/gen/embed_net
 	@mkdir -p $(dir $@)
 	build/gen/embed_net > $@.tmp && mv $@.tmp $@
 
-$(EXE): $(SRC) $(wildcard include/*.h) $(MAGICS) $(NET_DIR)/embedded_net.inc
+# The version (include/version.h, its one place). A development version ("X.Y-dev") built
+# in a git checkout names its commit, "+dirty" when the tree differs from it; the engine
+# is rebuilt when that changes. A source archive without git builds as plain X.Y-dev.
+VERSION := $(shell sed -n 's/^\#define OUTPOST_VERSION "\(.*\)"/\1/p' include/version.h)
+COMMIT  := $(if $(findstring -dev,$(VERSION)),$(shell git rev-parse --short=7 HEAD 2>/dev/null)$(shell \
+    git rev-parse --short=7 HEAD >/dev/null 2>&1 && { git diff --quiet HEAD -- 2>/dev/null || echo +dirty; }))
+$(shell mkdir -p build/gen && (echo '$(COMMIT)' | cmp -s - build/gen/commit.txt || echo '$(COMMIT)' > build/gen/commit.txt))
+COMMIT_FLAG := $(if $(COMMIT),-DOUTPOST_COMMIT='"$(COMMIT)"')
+
+$(EXE): $(SRC) $(wildcard include/*.h) $(MAGICS) $(NET_DIR)/embedded_net.inc build/gen/commit.txt
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I$(NET_DIR) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(COMMIT_FLAG) -I$(NET_DIR) $(SRC) -o $@ $(LDFLAGS) $(LIBS)
 
 # Windows: a static outpost.exe cross-compiled with mingw-w64 (Debian package
 # gcc-mingw-w64-x86-64; its POSIX-threads compiler), portable x86-64-v2 code; build-time
@@ -77,6 +87,17 @@ windows:
 
 windows-test: windows $(EXE)
 	bash tests/windows_test.sh ./outpost.exe ./$(EXE)
+
+# Release archives for every CPU users run (docs/RELEASES.md), built into dist/ by
+# tools/release.sh, named by the version and, for a development build, the commit.
+# release-test (tests/release_test.sh) runs each archive's engine this machine can run,
+# natively, under wine or under qemu-user, and checks its bench signature against this
+# machine's own build; one whose instructions this CPU lacks is reported as skipped.
+release: $(MAGICS)
+	bash tools/release.sh $(VERSION)$(if $(COMMIT),-$(COMMIT))
+
+release-test: release $(EXE)
+	bash tests/release_test.sh dist ./$(EXE) $(VERSION)$(if $(COMMIT),-$(COMMIT))
 
 # Asserts on (pos_is_ok after every make/unmake), address and undefined-behaviour checks.
 debug:
@@ -193,4 +214,4 @@ fuzz: build/fuzz/fuzz_uci build/fuzz/fuzz_fen build/fuzz/fuzz_move build/fuzz/fu
 	done
 
 clean:
-	rm -rf build $(EXE) outpost.exe outpost-debug *.gcda config.json
+	rm -rf build dist $(EXE) outpost.exe outpost-debug *.gcda config.json

@@ -42,4 +42,11 @@ void platform_unmap_file(MappedFile *mf);
 void *platform_calloc_aligned(size_t size, size_t align);
 void platform_free_aligned(void *p);
 
+// The first instruction-set extension this build was compiled for (-march) that the CPU
+// running it lacks, as a name ("AVX2", "AVX-512BW", ...), or NULL when it has them all or
+// the check does not apply (not x86, or a compiler without the CPU builtins). Called first
+// in main, so that a build for a newer CPU says why it cannot run instead of crashing on an
+// illegal instruction.
+const char *platform_missing_cpu_feature(void);
+
 #endif

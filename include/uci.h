@@ -8,8 +8,6 @@
 
 #include "engine.h"
 
-#define OUTPOST_VERSION "0.1"
-
 // Runs the UCI loop until `quit` or end of input. Returns the process exit code.
 int uci_loop(FILE *in, FILE *out);
 

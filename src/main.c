@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Entry point: initialises the tables, then runs a command-line subcommand
-// (bench [depth], perft N [FEN], epd FILE [ms], "genfens ...", spsa) or the UCI loop on
-// stdin/stdout.
+// (bench [depth], perft N [FEN], epd FILE [ms], "genfens ...", spsa, --version) or the UCI
+// loop on stdin/stdout.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +12,11 @@
 #include "nnue.h"
 #include "params.h"
 #include "perft.h"
+#include "platform.h"
 #include "position.h"
 #include "psqt.h"
 #include "uci.h"
+#include "version.h"
 #include "zobrist.h"
 
 static void print_line(void *ctx, const char *line)
@@ -26,6 +28,18 @@ static void print_line(void *ctx, const char *line)
 
 int main(int argc, char **argv)
 {
+    // Before anything that may use the instructions the build was compiled for.
+    const char *missing = platform_missing_cpu_feature();
+    if (missing) {
+        printf("info string this build of Outpost needs a CPU with %s; "
+               "pick the build for this CPU (README.md, Releases)\n",
+               missing);
+        return 1;
+    }
+    if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
+        puts("Outpost " OUTPOST_FULL_VERSION);
+        return 0;
+    }
     attacks_init();
     zobrist_init();
     psqt_init();

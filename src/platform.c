@@ -139,3 +139,32 @@ void platform_free_aligned(void *p)
     free(p);
 #endif
 }
+
+const char *platform_missing_cpu_feature(void)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    // Newest first, so the name given is the one that decides which build to pick.
+    __builtin_cpu_init();
+#ifdef __AVX512F__
+    if (!__builtin_cpu_supports("avx512f"))
+        return "AVX-512F";
+#endif
+#ifdef __AVX512BW__
+    if (!__builtin_cpu_supports("avx512bw"))
+        return "AVX-512BW";
+#endif
+#ifdef __AVX2__
+    if (!__builtin_cpu_supports("avx2"))
+        return "AVX2";
+#endif
+#ifdef __BMI2__
+    if (!__builtin_cpu_supports("bmi2"))
+        return "BMI2";
+#endif
+#ifdef __POPCNT__
+    if (!__builtin_cpu_supports("popcnt"))
+        return "POPCNT";
+#endif
+#endif
+    return NULL;
+}

@@ -16,6 +16,7 @@
 #include "perft.h"
 #include "platform.h"
 #include "rng.h"
+#include "version.h"
 
 enum { MAX_TOKENS = 16384 };
 
@@ -38,7 +39,7 @@ static bool is_go_keyword(const char *s)
 
 static void cmd_uci(Engine *e)
 {
-    engine_say(e, "id name Outpost " OUTPOST_VERSION);
+    engine_say(e, "id name Outpost " OUTPOST_FULL_VERSION);
     engine_say(e, "id author the Outpost developers");
     options_print(e);
     engine_say(e, "uciok");
