@@ -207,14 +207,14 @@ static void test_datagen_output(void **state)
     assert_true(lines >= 40); // six games
 }
 
-// train -m on the committed sample (too small to hold any out): two epochs over every
-// record and its reflection lower the loss, and the exported network loads.
-static void test_train_command(void **state)
+// Runs train for two epochs with `options` on the committed sample (too small to hold
+// any out) into data_dir.nnue: the loss must fall by a tenth, the export load into net.
+// Returns the records it trained on.
+static long run_train(const char *options, Nnue *net)
 {
-    (void)state;
     char cmd[512], line[256];
-    snprintf(cmd, sizeof cmd, "%s/train -o %s.nnue -H 8 -e 2 -b 256 -l 0.01 -t 2 -m tests/data/nnue_sample.bin 2>&1",
-             tools_dir(), data_dir);
+    snprintf(cmd, sizeof cmd, "%s/train -o %s.nnue -H 8 -e 2 -b 256 -l 0.01 -t 2 %s tests/data/nnue_sample.bin 2>&1",
+             tools_dir(), data_dir, options);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     double start = -1, end = -1;
@@ -229,16 +229,45 @@ static void test_train_command(void **state)
             kept = n;
     }
     assert_int_equal(pclose(p), 0);
-    assert_true(kept > 2000);
     assert_true(start > 0 && end > 0 && end < 0.9 * start);
-    static Nnue net;
     char path[128], err[256];
     snprintf(path, sizeof path, "%s.nnue", data_dir);
-    if (!nnue_load(&net, path, err, sizeof err))
+    if (!nnue_load(net, path, err, sizeof err))
         fail_msg("%s", err);
+    sh("rm -f %s.nnue %s.nnue.ckpt", data_dir, data_dir);
+    return kept;
+}
+
+// train -m: two epochs over every record and its reflection.
+static void test_train_command(void **state)
+{
+    (void)state;
+    static Nnue net;
+    assert_true(run_train("-m", &net) > 2000);
     assert_int_equal(net.hidden, 8);
     nnue_free(&net);
-    sh("rm -f %s.nnue %s.nnue.ckpt", data_dir, data_dir);
+}
+
+// train -K 4: a version-3 network of four king buckets; -K with -m is refused with its
+// reason.
+static void test_train_king_buckets(void **state)
+{
+    (void)state;
+    static Nnue net;
+    run_train("-O 2 -K 4", &net);
+    assert_int_equal(net.hidden, 8);
+    assert_int_equal(net.inputs.kbuckets, 4);
+    nnue_free(&net);
+
+    char cmd[512], line[256];
+    snprintf(cmd, sizeof cmd, "%s/train -o %s.nnue -K 4 -m tests/data/nnue_sample.bin 2>&1", tools_dir(), data_dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    bool said = false;
+    while (fgets(line, sizeof line, p))
+        said |= strstr(line, "-m adds nothing with -K") != NULL;
+    assert_int_not_equal(pclose(p), 0);
+    assert_true(said);
 }
 
 // Runs tune on the generated data; returns its stderr in buf.
@@ -354,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_datagen_network_name),
         cmocka_unit_test(test_datagen_output),
         cmocka_unit_test(test_train_command),
+        cmocka_unit_test(test_train_king_buckets),
         cmocka_unit_test(test_tune_round_trip),
         cmocka_unit_test(test_tune_lowers_error),
         cmocka_unit_test(test_pgn2data),

@@ -13,7 +13,8 @@
 //     -w X        weight of the game result in the target (default 0.1)
 //     -t N        threads (default 2); -s N seed (default 1)
 //     -m          also train on every position mirrored left to right (files a <-> h):
-//                 an epoch then goes through each record twice, once each way
+//                 an epoch then goes through each record twice, once each way (not
+//                 with -K, whose inputs are mirrored already)
 //     -c PATH     checkpoint written after every epoch (default OUT.ckpt)
 //     --resume P  continue the run of checkpoint P (network, optimiser, epochs done)
 //     --init P    start from P's network with a fresh optimiser (fine-tuning): a
@@ -227,6 +228,12 @@ static bool parse_args(int argc, char **argv, Settings *o)
         || (o->kbuckets && (o->resume || o->init || (o->kbuckets != 1 && o->kbuckets != 2 && o->kbuckets != 4
                                                      && o->kbuckets != 8))))
         return false;
+    if (o->kbuckets && o->mirror) {
+        // Its inputs mirror each side's board to put the king on files e-h, so a position
+        // and its reflection are the same sample: -m would train each one twice.
+        fprintf(stderr, "train: -m adds nothing with -K: a king-bucketed network mirrors its inputs itself\n");
+        return false;
+    }
     snprintf(o->ckpt_default, sizeof o->ckpt_default, "%s.ckpt", o->out);
     if (!o->ckpt)
         o->ckpt = o->ckpt_default;
