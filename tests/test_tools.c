@@ -248,26 +248,35 @@ static void test_train_command(void **state)
     nnue_free(&net);
 }
 
-// train -K 4: a version-3 network of four king buckets; -K with -m is refused with its
-// reason.
-static void test_train_king_buckets(void **state)
+// train with options that it must refuse, saying `reason`.
+static void train_refuses(const char *options, const char *reason)
 {
-    (void)state;
-    static Nnue net;
-    run_train("-O 2 -K 4", &net);
-    assert_int_equal(net.hidden, 8);
-    assert_int_equal(net.inputs.kbuckets, 4);
-    nnue_free(&net);
-
     char cmd[512], line[256];
-    snprintf(cmd, sizeof cmd, "%s/train -o %s.nnue -K 4 -m tests/data/nnue_sample.bin 2>&1", tools_dir(), data_dir);
+    snprintf(cmd, sizeof cmd, "%s/train -o %s.nnue %s tests/data/nnue_sample.bin 2>&1", tools_dir(), data_dir, options);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     bool said = false;
     while (fgets(line, sizeof line, p))
-        said |= strstr(line, "-m adds nothing with -K") != NULL;
+        said |= strstr(line, reason) != NULL;
     assert_int_not_equal(pclose(p), 0);
-    assert_true(said);
+    if (!said)
+        fail_msg("train %s did not say '%s'", options, reason);
+}
+
+// train -K 4, plain and factorised (-F): a version-3 network of four king buckets; -K
+// with -m, and -F without -K, are refused with their reasons.
+static void test_train_king_buckets(void **state)
+{
+    (void)state;
+    static Nnue net;
+    for (int factor = 0; factor < 2; factor++) {
+        run_train(factor ? "-O 2 -K 4 -F" : "-O 2 -K 4", &net);
+        assert_int_equal(net.hidden, 8);
+        assert_int_equal(net.inputs.kbuckets, 4);
+        nnue_free(&net);
+    }
+    train_refuses("-K 4 -m", "-m adds nothing with -K");
+    train_refuses("-F", "-F factorises king buckets: it needs -K");
 }
 
 // Runs tune on the generated data; returns its stderr in buf.

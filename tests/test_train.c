@@ -38,16 +38,22 @@ static float loss_of(const Net *net, const Sample *s)
 // Central differences (eps 0.01) on every parameter of a 4-neuron network of 8 output
 // buckets for 8 samples spread over the sample file, skipping the entries whose derivative jumps within +-eps (an
 // accumulator next to one of SCReLU's kinks at 0 and 1), which must stay a small minority.
-static void test_gradient(void **state)
+// With `in` (king buckets) and `factor`, the shared rows' gradient too.
+static void check_gradient(const NnueInputs *in, bool factor)
 {
-    (void)state;
     static Sample all[3000], samples[8];
-    int n_all = load_samples(all, 3000, NULL);
+    int n_all = load_samples(all, 3000, in);
     assert_true(n_all > 1000);
     for (int k = 0; k < 8; k++) // spread over the games: openings to endings
         samples[k] = all[k * (n_all / 8)];
     Net net;
-    assert_true(nn_alloc(&net, NULL, 4, NNUE_MAX_BUCKETS, 7));
+    assert_true(nn_alloc(&net, in, 4, NNUE_MAX_BUCKETS, 7));
+    if (factor) { // shared rows as random as the others, so that both matter
+        assert_true(nn_add_factor(&net));
+        size_t rows = (size_t)nnue_input_count(in) * 4;
+        for (size_t i = 0; i < 768 * 4; i++)
+            net.ft_w[rows + i] = net.ft_w[i];
+    }
     for (int j = 0; j < 4; j++)
         net.ft_b[j] = 0.5f; // accumulators inside (0, 1) for the most part
     for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
@@ -105,10 +111,19 @@ static void test_gradient(void **state)
     nn_free(&net);
 }
 
+static void test_gradient(void **state)
+{
+    (void)state;
+    check_gradient(NULL, false);
+    NnueInputs kb;
+    assert_true(nn_king_layout(2, &kb));
+    check_gradient(&kb, true); // factorised king buckets
+}
+
 // One epoch of AdamW on the sample (batches of 64) lowers its mean loss; then the
 // exported network, loaded back, evaluates every sample within a small tolerance of the
 // float network (the quantisation's rounding: weights in 1/255 and 1/64 steps).
-static void train_and_export(int buckets, const NnueInputs *in)
+static void train_and_export(int buckets, const NnueInputs *in, bool factor)
 {
     static Sample samples[3000];
     int n = load_samples(samples, 3000, in);
@@ -116,6 +131,7 @@ static void train_and_export(int buckets, const NnueInputs *in)
     Net net;
     Adam adam;
     assert_true(nn_alloc(&net, in, 32, buckets, 1));
+    assert_true(!factor || nn_add_factor(&net));
     assert_true(adam_alloc(&adam, net.n_params));
     adam.lr = 0.002f;
     double before = 0;
@@ -209,6 +225,8 @@ static void train_and_export(int buckets, const NnueInputs *in)
     assert_int_equal(back.hidden, 32);
     assert_int_equal(back.buckets, buckets);
     assert_memory_equal(&back.in, &net.in, sizeof net.in); // the king buckets and layout too
+    assert_int_equal(back.factor, factor);
+    assert_int_equal(back.n_params, net.n_params);
     assert_memory_equal(back.p, net.p, net.n_params * sizeof(float));
     assert_memory_equal(back_adam.v, adam.v, net.n_params * sizeof(float));
     assert_int_equal(back_adam.step, adam.step);
@@ -223,11 +241,14 @@ static void train_and_export(int buckets, const NnueInputs *in)
 static void test_train_and_export(void **state)
 {
     (void)state;
-    train_and_export(1, NULL);
-    train_and_export(NNUE_MAX_BUCKETS, NULL);
+    train_and_export(1, NULL, false);
+    train_and_export(NNUE_MAX_BUCKETS, NULL, false);
     NnueInputs kb;
     assert_true(nn_king_layout(4, &kb));
-    train_and_export(NNUE_MAX_BUCKETS, &kb); // king buckets: version 3 files
+    train_and_export(NNUE_MAX_BUCKETS, &kb, false); // king buckets: version 3 files
+    // Factorised: the export adds the shared rows, so the file evaluates as the float
+    // network does and its float form (unfactorised) re-exports to the same bytes.
+    train_and_export(NNUE_MAX_BUCKETS, &kb, true);
 }
 
 // A network of one bucket widened to several evaluates every sample exactly as before,

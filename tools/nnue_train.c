@@ -10,7 +10,8 @@
 #include "movegen.h"
 #include "rng.h"
 
-static size_t inputs_of(const Net *net) { return (size_t)nnue_input_count(&net->in); }
+// The feature rows of the network being trained: the file's, then the shared ones.
+static size_t inputs_of(const Net *net) { return (size_t)nnue_input_count(&net->in) + (net->factor ? 768 : 0); }
 
 static void set_views(Net *net)
 {
@@ -31,6 +32,7 @@ bool nn_alloc(Net *net, const NnueInputs *in, int hidden, int buckets, uint64_t 
     net->hidden = hidden;
     net->buckets = buckets;
     net->in = in ? *in : (NnueInputs){0};
+    net->factor = false;
     net->n_params = params_of(inputs_of(net), hidden, buckets);
     net->p = calloc(net->n_params, sizeof(float));
     if (!net->p)
@@ -109,6 +111,12 @@ void nn_decode(const PackedPos *rec, float wdl, bool mirror, const NnueInputs *i
     out->target = wdl * r + (1.0f - wdl) * sigmoidf((float)score / NNUE_SCALE);
 }
 
+// The shared row of a king-bucketed feature (its square and piece, any bucket).
+static size_t factor_row(const Net *net, int feature)
+{
+    return (size_t)nnue_input_count(&net->in) + (size_t)(feature % 768);
+}
+
 // The two accumulators (before activation) of a sample.
 static void accumulate(const Net *net, const Sample *s, float *acc_us, float *acc_them)
 {
@@ -118,6 +126,14 @@ static void accumulate(const Net *net, const Sample *s, float *acc_us, float *ac
     for (int k = 0; k < s->n; k++) {
         const float *wu = net->ft_w + (size_t)s->us[k] * (size_t)h;
         const float *wt = net->ft_w + (size_t)s->them[k] * (size_t)h;
+        for (int j = 0; j < h; j++) {
+            acc_us[j] += wu[j];
+            acc_them[j] += wt[j];
+        }
+    }
+    for (int k = 0; net->factor && k < s->n; k++) {
+        const float *wu = net->ft_w + factor_row(net, s->us[k]) * (size_t)h;
+        const float *wt = net->ft_w + factor_row(net, s->them[k]) * (size_t)h;
         for (int j = 0; j < h; j++) {
             acc_us[j] += wu[j];
             acc_them[j] += wt[j];
@@ -180,6 +196,14 @@ float nn_backward(const Net *net, const Sample *s, float *grad)
             gt[j] += acc_them[j];
         }
     }
+    for (int k = 0; net->factor && k < s->n; k++) {
+        float *gu = g_ft_w + factor_row(net, s->us[k]) * (size_t)h;
+        float *gt = g_ft_w + factor_row(net, s->them[k]) * (size_t)h;
+        for (int j = 0; j < h; j++) {
+            gu[j] += acc_us[j];
+            gt[j] += acc_them[j];
+        }
+    }
     return diff * diff;
 }
 
@@ -224,8 +248,10 @@ void adam_step(Adam *a, Net *net, const float *grad)
 /* ---------------------------------------------------------------- files */
 
 // Checkpoints: CKPT_MAGIC for the plain inputs; CKPT_MAGIC_KB adds the king buckets and
-// their layout (9 words) after the step.
+// their layout (9 words) after the step, the count's top bit (CKPT_FACTOR) set when the
+// network is factorised.
 enum { CKPT_MAGIC = 0x4B43504Fu, CKPT_MAGIC_KB = 0x4B43504Bu };
+#define CKPT_FACTOR 0x80000000u
 
 bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char *path)
 {
@@ -237,7 +263,7 @@ bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char 
     uint32_t head[4] = {net->in.kbuckets ? CKPT_MAGIC_KB : CKPT_MAGIC, (uint32_t)net->hidden, (uint32_t)epoch,
                         (uint32_t)net->buckets};
     int64_t step = adam ? adam->step : 0;
-    uint32_t kb = (uint32_t)net->in.kbuckets;
+    uint32_t kb = (uint32_t)net->in.kbuckets | (net->factor ? CKPT_FACTOR : 0);
     bool ok = fwrite(head, sizeof head, 1, f) == 1 && fwrite(&step, sizeof step, 1, f) == 1
            && (!kb || (fwrite(&kb, sizeof kb, 1, f) == 1 && fwrite(net->in.layout, 1, 32, f) == 32))
            && fwrite(net->p, sizeof(float), net->n_params, f) == net->n_params;
@@ -259,15 +285,18 @@ bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path)
            && (head[0] == CKPT_MAGIC || head[0] == CKPT_MAGIC_KB) && head[1] >= 1 && head[1] <= MAX_HIDDEN
            && head[3] <= NNUE_MAX_BUCKETS;
     NnueInputs in = {0};
+    bool factor = false;
     if (ok && head[0] == CKPT_MAGIC_KB) {
         uint32_t kb = 0;
-        ok = fread(&kb, sizeof kb, 1, f) == 1 && kb >= 1 && kb <= NNUE_MAX_KING_BUCKETS
-          && fread(in.layout, 1, 32, f) == 32;
+        ok = fread(&kb, sizeof kb, 1, f) == 1;
+        factor = kb & CKPT_FACTOR;
+        kb &= ~CKPT_FACTOR;
+        ok = ok && kb >= 1 && kb <= NNUE_MAX_KING_BUCKETS && fread(in.layout, 1, 32, f) == 32;
         in.kbuckets = (int)kb;
         for (int i = 0; ok && i < 32; i++)
             ok = in.layout[i] < kb;
     }
-    ok = ok && nn_alloc(net, &in, (int)head[1], head[3] ? (int)head[3] : 1, 0);
+    ok = ok && nn_alloc(net, &in, (int)head[1], head[3] ? (int)head[3] : 1, 0) && (!factor || nn_add_factor(net));
     ok = ok && fread(net->p, sizeof(float), net->n_params, f) == net->n_params;
     if (ok && adam) {
         ok = adam_alloc(adam, net->n_params) && fread(adam->m, sizeof(float), net->n_params, f) == net->n_params
@@ -291,12 +320,22 @@ bool nn_export(const Net *net, const char *path)
     int h = net->hidden, nb = net->buckets;
     if (nb < 1 || nb > NNUE_MAX_BUCKETS) // more than the engine reads
         return false;
-    size_t n_ft = inputs_of(net) * (size_t)h + (size_t)h, n16 = n_ft + 2 * (size_t)h * (size_t)nb;
+    size_t rows = (size_t)nnue_input_count(&net->in), n_ft = rows * (size_t)h + (size_t)h;
+    size_t n16 = n_ft + 2 * (size_t)h * (size_t)nb;
     int16_t *w16 = malloc(n16 * sizeof *w16);
     if (!w16)
         return false;
-    for (size_t i = 0; i < n_ft; i++) // ft_w then ft_b
-        w16[i] = quant16(net->p[i], NNUE_QA);
+    for (size_t r = 0; r < rows; r++) // ft_w, each row with its shared row when factorised
+        for (size_t j = 0; j < (size_t)h; j++) {
+            float w = net->ft_w[r * (size_t)h + j];
+            if (net->factor) {
+                w += net->ft_w[factor_row(net, (int)r) * (size_t)h + j];
+                w = w < -NN_CLIP ? -NN_CLIP : w > NN_CLIP ? NN_CLIP : w;
+            }
+            w16[r * (size_t)h + j] = quant16(w, NNUE_QA);
+        }
+    for (size_t j = 0; j < (size_t)h; j++)
+        w16[rows * (size_t)h + j] = quant16(net->ft_b[j], NNUE_QA);
     for (size_t j = 0; j < n16 - n_ft; j++)
         w16[n_ft + j] = quant16(net->out_w[j], NNUE_QB);
     int32_t out_b[NNUE_MAX_BUCKETS];
@@ -335,7 +374,7 @@ bool nn_widen(Net *net, int buckets)
     if (net->buckets == buckets)
         return true;
     Net wide;
-    if (net->buckets != 1 || buckets < 1 || buckets > NNUE_MAX_BUCKETS
+    if (net->factor || net->buckets != 1 || buckets < 1 || buckets > NNUE_MAX_BUCKETS
         || !nn_alloc(&wide, &net->in, net->hidden, buckets, 0))
         return false;
     size_t h = (size_t)net->hidden;
@@ -385,5 +424,23 @@ bool nn_king_layout(int kbuckets, NnueInputs *out)
         default: return false;
         }
     }
+    return true;
+}
+
+bool nn_add_factor(Net *net)
+{
+    if (!net->in.kbuckets || net->factor)
+        return false;
+    size_t h = (size_t)net->hidden, rows = inputs_of(net) * h, n = net->n_params + 768 * h;
+    float *p = calloc(n, sizeof(float));
+    if (!p)
+        return false;
+    memcpy(p, net->p, rows * sizeof(float));                                            // the buckets' rows
+    memcpy(p + rows + 768 * h, net->p + rows, (net->n_params - rows) * sizeof(float)); // biases, output
+    free(net->p);
+    net->p = p;
+    net->n_params = n;
+    net->factor = true;
+    set_views(net);
     return true;
 }

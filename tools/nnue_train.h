@@ -24,9 +24,14 @@ enum { NN_MAX_FEATURES = 32 };
 typedef struct {
     int hidden, buckets;
     NnueInputs in; // the input layer: plain 768, or king buckets (nnue_format.h)
+    // King buckets factorised (training only): 768 more rows after the buckets' rows,
+    // shared by every bucket, so that what a piece on a square is worth wherever the
+    // king stands is learnt from every position, not once per bucket. Each active
+    // feature adds its bucket's row and its shared row; the export adds the two.
+    bool factor;
     size_t n_params;
     float *p;
-    float *ft_w;  // [nnue_input_count(&in)][hidden], feature-major
+    float *ft_w;  // [nnue_input_count(&in) (+ 768 when factor)][hidden], feature-major
     float *ft_b;  // [hidden]
     float *out_w; // [buckets][2 * hidden]: side to move's accumulator first
     float *out_b; // [buckets]
@@ -50,6 +55,10 @@ bool nn_alloc(Net *net, const NnueInputs *in, int hidden, int buckets, uint64_t 
 // rank, the rest; 8 = each back-rank square e-h, e-f and g-h on the second rank, ranks
 // 3-4, the rest. False for another count.
 bool nn_king_layout(int kbuckets, NnueInputs *out);
+// Gives a king-bucketed network its shared (factor) rows, zero to start, so that it
+// computes what it did. False for a network without king buckets or already factorised,
+// or out of memory.
+bool nn_add_factor(Net *net);
 void nn_free(Net *net);
 
 // Builds a sample from a record, its features those of the inputs `in` (NULL: the plain
@@ -89,7 +98,8 @@ bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char 
 // the optimiser state; *epoch gets the epochs done. False on a bad or foreign file.
 bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path);
 
-// Writes the quantised network in the engine's format (nnue_format.h).
+// Writes the quantised network in the engine's format (nnue_format.h); a factorised
+// network's rows are written added to their shared rows, within +-NN_CLIP.
 bool nn_export(const Net *net, const char *path);
 // The float network of an exported one (loaded with nnue_load), allocated here: each
 // integer divided by its scale, so that exporting it again gives the same file. How a
@@ -97,7 +107,7 @@ bool nn_export(const Net *net, const char *path);
 bool nn_from_export(Net *net, const Nnue *q);
 // Gives a network of one output bucket `buckets` of them, each a copy of its output layer
 // (the same outputs: where fine-tuning into buckets starts). False for a network that
-// already has several, unless it has that many.
+// already has several, unless it has that many, and for a factorised one.
 bool nn_widen(Net *net, int buckets);
 // The exported network's evaluation of a sample in centipawns (side to move), computed
 // from the sample's features with none of nnue.c's code (no accumulators, no SIMD, no

@@ -12,6 +12,8 @@
 //     -l X        learning rate at the start (default 0.001), cosine-decayed to 1 % of it
 //     -w X        weight of the game result in the target (default 0.1)
 //     -t N        threads (default 2); -s N seed (default 1)
+//     -F          with -K: factorised king buckets, a set of 768 inputs shared by every
+//                 bucket trained beside them and added to each at export (Net.factor)
 //     -m          also train on every position mirrored left to right (files a <-> h):
 //                 an epoch then goes through each record twice, once each way (not
 //                 with -K, whose inputs are mirrored already)
@@ -173,7 +175,7 @@ static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
+    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N [-F]] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
                     "             [--resume CKPT | --init CKPT] DATA...\n");
     return 2;
 }
@@ -184,7 +186,7 @@ typedef struct {
     int hidden, buckets, kbuckets, epochs, batch, threads;
     float lr, wdl;
     uint64_t seed;
-    bool mirror;
+    bool mirror, factor;
     int first_data; // argv index of the first data file
     char ckpt_default[1024];
 } Settings;
@@ -200,8 +202,11 @@ static bool parse_args(int argc, char **argv, Settings *o)
             o->first_data = i;
             break;
         }
-        if (!strcmp(a, "-m")) {
-            o->mirror = true;
+        if (!strcmp(a, "-m") || !strcmp(a, "-F")) {
+            if (a[1] == 'm')
+                o->mirror = true;
+            else
+                o->factor = true;
             continue;
         }
         if (i + 1 >= argc)
@@ -228,6 +233,10 @@ static bool parse_args(int argc, char **argv, Settings *o)
         || (o->kbuckets && (o->resume || o->init || (o->kbuckets != 1 && o->kbuckets != 2 && o->kbuckets != 4
                                                      && o->kbuckets != 8))))
         return false;
+    if (o->factor && !o->kbuckets) {
+        fprintf(stderr, "train: -F factorises king buckets: it needs -K\n");
+        return false;
+    }
     if (o->kbuckets && o->mirror) {
         // Its inputs mirror each side's board to put the king on files e-h, so a position
         // and its reflection are the same sample: -m would train each one twice.
@@ -250,7 +259,8 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
         NnueInputs in = {0};
         if (o->kbuckets)
             nn_king_layout(o->kbuckets, &in);
-        if (!nn_alloc(net, &in, o->hidden, o->buckets ? o->buckets : 1, o->seed) || !adam_alloc(adam, net->n_params)) {
+        if (!nn_alloc(net, &in, o->hidden, o->buckets ? o->buckets : 1, o->seed) || (o->factor && !nn_add_factor(net))
+            || !adam_alloc(adam, net->n_params)) {
             fprintf(stderr, "train: out of memory\n");
             return false;
         }
@@ -278,8 +288,9 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
         if (!adam_alloc(adam, net->n_params))
             return false;
     }
-    fprintf(stderr, "%s %s: H %d, %d output buckets, %d king buckets, %d epochs done\n",
-            o->resume ? "resuming" : "fine-tuning from", from, net->hidden, net->buckets, net->in.kbuckets, *done);
+    fprintf(stderr, "%s %s: H %d, %d output buckets, %d king buckets%s, %d epochs done\n",
+            o->resume ? "resuming" : "fine-tuning from", from, net->hidden, net->buckets, net->in.kbuckets,
+            net->factor ? " (factorised)" : "", *done);
     return true;
 }
 
