@@ -177,8 +177,8 @@ test: deps $(EXE) $(TEST_BINS)
 	@bash tests/check_readme_options.sh ./$(EXE)
 	@$(MAKE) -s EXE=build/tune/outpost TUNE=1 build/tune/outpost
 	@bash tests/tune_test.sh ./$(EXE) build/tune/outpost
-	@if command -v python3 >/dev/null; then python3 bench/spsa.py --selftest; \
-	 else echo "skipped: bench/spsa.py --selftest (python3 is not installed)"; fi
+	@if command -v python3 >/dev/null; then python3 bench/spsa.py --selftest && python3 tests/check_workflows.py; \
+	 else echo "skipped: bench/spsa.py --selftest and tests/check_workflows.py (python3 is not installed)"; fi
 
 test-long: deps $(EXE) $(TEST_BINS)
 	@OUTPOST_LONG=1 OUTPOST_TEST_THREAD_COUNTS="1 2 4" bash tests/run_tests.sh $(TEST_BINS)
