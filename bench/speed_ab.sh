@@ -9,6 +9,8 @@
 # wider. Usage: bench/speed_ab.sh [--any-nodes] BASE_REF [runs] [depth]   (defaults: 10
 # runs, depth 11). --any-nodes compares the nps of builds whose searches differ (a move
 # ordering change): nps alone then says nothing of strength, which needs an SPRT.
+# NEW_EVALFILE=/path/net builds that network into the working tree's engine only (the
+# base keeps its own): the speed of a wider network against today's, with --any-nodes.
 set -eu
 cd "$(dirname "$0")/.."
 ANY_NODES=0
@@ -20,11 +22,11 @@ work=$(mktemp -d)
 trap 'git worktree remove --force "$work/base" >/dev/null 2>&1; rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/base" "$BASE"
 make -s -C "$work/base" EXE=outpost-base >/dev/null
-make -s EXE="$work/outpost-new" >/dev/null
+make -s EXE="$work/outpost-new" ${NEW_EVALFILE:+EVALFILE="$NEW_EVALFILE"} >/dev/null
 bench_of() { "$1" bench "$DEPTH" | tail -n 1; }
 nb=$(bench_of "$work/base/outpost-base" | cut -d' ' -f1)
 nn=$(bench_of "$work/outpost-new" | cut -d' ' -f1)
-echo "base $(git rev-parse --short "$BASE"): $nb nodes; new $(bench/engine_rev.sh): $nn nodes (bench $DEPTH)"
+echo "base $(git rev-parse --short "$BASE"): $nb nodes; new $(bench/engine_rev.sh)${NEW_EVALFILE:+ with $NEW_EVALFILE}: $nn nodes (bench $DEPTH)"
 [ "$nb" = "$nn" ] || [ "$ANY_NODES" = 1 ] || { echo "node counts differ: not a pure speed change" >&2; exit 1; }
 for ((i = 0; i < RUNS; i++)); do
     echo "$(bench_of "$work/base/outpost-base" | cut -d' ' -f3) $(bench_of "$work/outpost-new" | cut -d' ' -f3)"
