@@ -23,6 +23,13 @@ fail=0
 want=$("$ref" bench | tail -n 1 | cut -d' ' -f1)
 [ -n "$want" ] || { echo "FAILED: no bench from $ref"; exit 1; }
 
+# A fresh wine prefix is made on wine's first run; make it first and wait until wine's own
+# processes end, so that the engines' runs below never race a first-run wineboot.
+if command -v wine >/dev/null && ls "$dist"/*windows*.zip >/dev/null 2>&1; then
+    timeout -k 5 300 wine wineboot -i >"$work/wineboot.log" 2>&1
+    timeout 60 wineserver -w
+fi
+
 host=$(uname -m)
 cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
 # The CPU flags (as /proc/cpuinfo names them) each x86-64 level needs beyond the last.
