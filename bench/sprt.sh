@@ -30,6 +30,13 @@
 # Games are adjudicated to save time (games average about 150 plies when played out):
 # resigned when both engines see 600 cp or more for one side for 3 moves, drawn after
 # move 40 when both see 10 cp or less for 8 moves.
+# Two settings for a new run, recorded in NAME.txt's first line (a resume keeps them):
+#   OUTPOST_SPRT_EVALFILE=/path/net   both engines built with that network (EVALFILE), so
+#                                     that a search change is measured on one network
+#   OUTPOST_SPRT_MATCH=1              a plain match of max_games games, no SPRT (elo0 and
+#                                     elo1 are then ignored): the Elo with its error bars
+#                                     after a fixed number of games, as issue 50's final
+#                                     match against the round's first engine asks
 set -eu
 export PATH="$PATH:/usr/games"
 cd "$(dirname "$0")/.."
@@ -67,19 +74,26 @@ run() {
     if grep -q "SPRT.*completed\|H[01] was accepted" "$state/last.log"; then
         rm -rf "$state"
     elif [ "$(saved_games "$state/config.json")" -ge "$(max_games "$state/config.json")" ]; then
-        echo "# game cap of $(max_games "$state/config.json") reached without a verdict: not shown to gain" | tee -a "$out.txt"
+        if head -n 1 "$out.txt" | grep -q '^# MATCH'; then
+            echo "# match complete: $(max_games "$state/config.json") games" | tee -a "$out.txt"
+        else
+            echo "# game cap of $(max_games "$state/config.json") reached without a verdict: not shown to gain" | tee -a "$out.txt"
+        fi
         rm -rf "$state"
     else
         echo "no SPRT verdict yet; continue with: bench/sprt.sh --resume $(basename "$out")"
     fi
 }
 
-# Sets args to the fastchess arguments of a run: STATE HEAD BASE TC ELO0 ELO1 MAX_GAMES PGN.
+# Sets args to the fastchess arguments of a run: STATE HEAD BASE TC ELO0 ELO1 MAX_GAMES PGN
+# (ELO0 "match": no SPRT).
 set_args() {
+    local sprt=(-sprt elo0="$5" elo1="$6" alpha=0.05 beta=0.05)
+    [ "$5" != match ] || sprt=()
     args=(-engine cmd="$1/outpost-new" name="new-$2" -engine cmd="$1/outpost-base" name="base-$3"
         -each tc="$4" option.Hash=16 option.Threads=1 -rounds $(($7 / 2)) -games 2 -repeat -concurrency "${OUTPOST_SPRT_CONCURRENCY:-2}"
         -openings file=tests/data/openings.epd format=epd order=random
-        -sprt elo0="$5" elo1="$6" alpha=0.05 beta=0.05 -recover
+        "${sprt[@]}" -recover
         -resign movecount=3 score=600 twosided=true -draw movenumber=40 movecount=8 score=10
         -autosaveinterval 2 -config outname="$1/config.json"
         -pgnout file="$8")
@@ -129,6 +143,10 @@ rebuild_state() {
     head=$(echo "$name" | cut -d- -f4-)
     elo0=$(echo "$header" | sed -n 's/.*elo0=\([-0-9.]*\).*/\1/p')
     elo1=$(echo "$header" | sed -n 's/.*elo1=\([-0-9.]*\).*/\1/p')
+    if echo "$header" | grep -q '^# MATCH'; then elo0=match elo1=match; fi
+    local evalfile netflag=()
+    evalfile=$(echo "$header" | sed -n 's/.*, network \([^ ,]*\).*/\1/p')
+    [ -z "$evalfile" ] || netflag=(EVALFILE="$evalfile")
     tc=$(echo "$header" | sed -n 's/.*, tc \([^,]*\),.*/\1/p')
     max=$(echo "$header" | sed -n 's/.*at most \([0-9]*\) games.*/\1/p')
     [ -n "$elo0" ] && [ -n "$elo1" ] && [ -n "$tc" ] && [ -f "$out.patch" ] && [ -f "$out.pgn.gz" ] ||
@@ -137,10 +155,10 @@ rebuild_state() {
     mkdir -p "$state"
     work=$(mktemp -d)
     git worktree add -q --detach "$work/base" "$base"
-    make -s -C "$work/base" EXE=outpost-base >/dev/null
+    make -s -C "$work/base" EXE=outpost-base "${netflag[@]}" >/dev/null
     cp "$work/base/outpost-base" "$state/"
-    git -C "$work/base" apply "$PWD/$out.patch"
-    make -s -C "$work/base" EXE=outpost-new >/dev/null
+    [ ! -s "$out.patch" ] || git -C "$work/base" apply "$PWD/$out.patch" # empty: the same commit
+    make -s -C "$work/base" EXE=outpost-new "${netflag[@]}" >/dev/null
     cp "$work/base/outpost-new" "$state/"
     git worktree remove --force "$work/base"
     for side in new base; do
@@ -212,6 +230,16 @@ ELO0=${2:-0}
 ELO1=${3:-5}
 TC=${4:-10+0.1}
 MAX_GAMES=${5:-40000}
+kind="SPRT" netflag=() netnote=""
+if [ "${OUTPOST_SPRT_MATCH:-0}" = 1 ]; then
+    kind="MATCH" ELO0=match ELO1=match
+fi
+if [ -n "${OUTPOST_SPRT_EVALFILE:-}" ]; then
+    [ -f "$OUTPOST_SPRT_EVALFILE" ] || { echo "no network at $OUTPOST_SPRT_EVALFILE" >&2; exit 1; }
+    evalfile=$(realpath "$OUTPOST_SPRT_EVALFILE")
+    netflag=(EVALFILE="$evalfile")
+    netnote=", network $evalfile (sha256 $(sha256sum "$evalfile" | cut -c1-16))"
+fi
 head=$(bench/engine_rev.sh)
 base_short=$(git rev-parse --short "$BASE")
 mkdir -p runs/sprt
@@ -222,15 +250,15 @@ mkdir -p "$state"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git worktree add -q --detach "$work/base" "$BASE"
-make -s -C "$work/base" EXE=outpost-base >/dev/null
+make -s -C "$work/base" EXE=outpost-base "${netflag[@]}" >/dev/null
 cp "$work/base/outpost-base" "$state/"
 # Everything the engine's build reads, a network under nets/ included (as a binary patch;
 # git diff sees a tracked file only: commit or git add a new network before the run).
 git diff --binary "$BASE" -- src include tools nets Makefile >"$out.patch"
 git worktree remove --force "$work/base"
-make -s EXE="$state/outpost-new"
+make -s EXE="$state/outpost-new" "${netflag[@]}"
 {
-    echo "# SPRT $head vs $base_short, elo0=$ELO0 elo1=$ELO1, tc $TC, at most $MAX_GAMES games, $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "# $kind $head vs $base_short, elo0=$ELO0 elo1=$ELO1, tc $TC, at most $MAX_GAMES games$netnote, $(date -u +%Y-%m-%dT%H:%MZ)"
     echo "# new bench: $("$state/outpost-new" bench | tail -n 1)"
     echo "# base bench: $("$state/outpost-base" bench | tail -n 1)"
 } | tee "$out.txt"
