@@ -175,6 +175,7 @@ test: deps $(EXE) $(TEST_BINS)
 	@bash tests/embed_test.sh ./$(EXE)
 	@bash tests/check_layers.sh
 	@bash tests/check_readme_options.sh ./$(EXE)
+	@bash tests/cli_test.sh ./$(EXE)
 	@$(MAKE) -s EXE=build/tune/outpost TUNE=1 build/tune/outpost
 	@bash tests/tune_test.sh ./$(EXE) build/tune/outpost
 	@if command -v python3 >/dev/null; then python3 bench/spsa.py --selftest && python3 tests/check_workflows.py; \

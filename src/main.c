@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Entry point: initialises the tables, then runs a command-line subcommand
-// (bench [depth], perft N [FEN], epd FILE [ms], "genfens ...", spsa, --version) or the UCI
-// loop on stdin/stdout.
+// (bench [depth], perft N [FEN], epd FILE [ms], "genfens ...", spsa, --version, --help) or
+// the UCI loop on stdin/stdout.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,17 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
         puts("Outpost " OUTPOST_FULL_VERSION);
+        return 0;
+    }
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        puts("Outpost " OUTPOST_FULL_VERSION ", a UCI chess engine: load it in a chess GUI, or type UCI commands.\n"
+             "usage: outpost                        UCI on stdin and stdout\n"
+             "       outpost bench [depth]          the node-count signature (last line: N nodes M nps)\n"
+             "       outpost perft N [FEN]          move-generator counts per move\n"
+             "       outpost epd FILE [ms]          an EPD test suite at ms per position\n"
+             "       outpost \"genfens N seed S book <None|FILE>\" quit   OpenBench's openings\n"
+             "       outpost spsa                   OpenBench's SPSA input\n"
+             "       outpost --version              the version");
         return 0;
     }
     attacks_init();
