@@ -325,15 +325,17 @@ bool nn_export(const Net *net, const char *path)
     int16_t *w16 = malloc(n16 * sizeof *w16);
     if (!w16)
         return false;
-    for (size_t r = 0; r < rows; r++) // ft_w, each row with its shared row when factorised
+    for (size_t r = 0; r < rows; r++) { // ft_w, each row with its shared row when factorised
+        const float *shared = net->factor ? net->ft_w + factor_row(net, (int)r) * (size_t)h : NULL;
         for (size_t j = 0; j < (size_t)h; j++) {
             float w = net->ft_w[r * (size_t)h + j];
-            if (net->factor) {
-                w += net->ft_w[factor_row(net, (int)r) * (size_t)h + j];
+            if (shared) {
+                w += shared[j];
                 w = w < -NN_CLIP ? -NN_CLIP : w > NN_CLIP ? NN_CLIP : w;
             }
             w16[r * (size_t)h + j] = quant16(w, NNUE_QA);
         }
+    }
     for (size_t j = 0; j < (size_t)h; j++)
         w16[rows * (size_t)h + j] = quant16(net->ft_b[j], NNUE_QA);
     for (size_t j = 0; j < n16 - n_ft; j++)
