@@ -227,6 +227,9 @@ void adam_free(Adam *a)
     a->m = a->v = NULL;
 }
 
+// A weight kept within +-NN_CLIP, the range the exported int16 weights can hold.
+static inline float clip_weight(float w) { return w < -NN_CLIP ? -NN_CLIP : w > NN_CLIP ? NN_CLIP : w; }
+
 void adam_step(Adam *a, Net *net, const float *grad)
 {
     a->step++;
@@ -240,7 +243,7 @@ void adam_step(Adam *a, Net *net, const float *grad)
         bool weight = i < n_w || (i >= out_w && i < out_w + 2 * (size_t)net->hidden * (size_t)net->buckets);
         w -= a->lr * ((a->m[i] / c1) / (sqrtf(a->v[i] / c2) + a->eps) + (weight ? a->decay * w : 0.0f));
         if (weight)
-            w = w < -NN_CLIP ? -NN_CLIP : w > NN_CLIP ? NN_CLIP : w;
+            w = clip_weight(w);
         net->p[i] = w;
     }
 }
@@ -329,10 +332,8 @@ bool nn_export(const Net *net, const char *path)
         const float *shared = net->factor ? net->ft_w + factor_row(net, (int)r) * (size_t)h : NULL;
         for (size_t j = 0; j < (size_t)h; j++) {
             float w = net->ft_w[r * (size_t)h + j];
-            if (shared) {
-                w += shared[j];
-                w = w < -NN_CLIP ? -NN_CLIP : w > NN_CLIP ? NN_CLIP : w;
-            }
+            if (shared)
+                w = clip_weight(w + shared[j]);
             w16[r * (size_t)h + j] = quant16(w, NNUE_QA);
         }
     }
