@@ -412,10 +412,13 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     }
     ss->static_eval = eval;
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+    // Improving: the static eval is above the one two plies ago (the same side to move), so
+    // the position is getting better for us: prune less, reduce less.
+    bool improving = !in_check && (ss - 2)->static_eval != SCORE_NONE && eval > (ss - 2)->static_eval;
 
     if (!pv_node && !in_check && !excluded) {
         // Step 5. Reverse futility pruning: far above beta at low depth, assume a cutoff.
-        if (depth <= p->rfp_depth && eval - p->rfp_margin * depth >= beta && eval < SCORE_TB_WIN_IN_MAX)
+        if (depth <= p->rfp_depth && eval - p->rfp_margin * (depth - improving) >= beta && eval < SCORE_TB_WIN_IN_MAX)
             return eval;
 
         // Step 6. Null move: if passing still beats beta, a real move will too. Not in
@@ -458,7 +461,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         // and futility pruning hold for every quiet move after this one: the picker
         // skips them.
         if (!pv_node && !in_check && best > -SCORE_TB_WIN_IN_MAX) {
-            if (quiet && depth <= p->lmp_depth && move_count > p->lmp_base + depth * depth / p->lmp_div) {
+            if (quiet && depth <= p->lmp_depth
+                && move_count > p->lmp_base + depth * depth / (p->lmp_div - (improving && p->lmp_div > 1))) {
                 mp.skip_quiets = true;
                 continue; // late-move pruning
             }
@@ -495,7 +499,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         // Step 12. Late-move reductions, then principal-variation search.
         if (reduce) {
             int r = t->reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
-            r += !pv_node + cut_node;
+            r += !pv_node + cut_node + !improving;
             // By its history. Killers and the counter move are not reduced: reducing them
             // one ply less showed no gain in two SPRTs (docs/STRENGTH.md, issue 31).
             r -= hist / p->lmr_history;
@@ -619,8 +623,10 @@ void search_prepare(SearchThread *t)
     t->best_move = MOVE_NONE;
     t->budget = tm_budget(&t->limits, t->pos.side, t->opts.move_overhead);
     memset(t->stack, 0, sizeof t->stack);
-    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++)
+    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 2; i++) {
         t->stack[i].ply = i - STACK_OFFSET;
+        t->stack[i].static_eval = SCORE_NONE; // the root and the sentinels have none
+    }
     if (t->nnue) {
         nnue_cache_reset(&t->nnue_cache);
         nnue_refresh(t->nnue, &t->pos, &t->acc[0]);
