@@ -450,6 +450,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     Move best_move = MOVE_NONE, m;
     Move quiets[MAX_MOVES], noisies[MAX_MOVES];
     int n_quiets = 0, n_noisies = 0, move_count = 0, legal = 0;
+    // Late-move pruning's count of quiets, twice as many when improving (one less divisor).
+    int lmp_count = p->lmp_base + depth * depth / (p->lmp_div - (improving && p->lmp_div > 1));
     while ((m = mp_next(&mp)) != MOVE_NONE) {
         legal++;
         if (m == excluded)
@@ -461,8 +463,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         // and futility pruning hold for every quiet move after this one: the picker
         // skips them.
         if (!pv_node && !in_check && best > -SCORE_TB_WIN_IN_MAX) {
-            if (quiet && depth <= p->lmp_depth
-                && move_count > p->lmp_base + depth * depth / (p->lmp_div - (improving && p->lmp_div > 1))) {
+            if (quiet && depth <= p->lmp_depth && move_count > lmp_count) {
                 mp.skip_quiets = true;
                 continue; // late-move pruning
             }
