@@ -42,6 +42,13 @@ void platform_unmap_file(MappedFile *mf);
 void *platform_calloc_aligned(size_t size, size_t align);
 void platform_free_aligned(void *p);
 
+// Zeroed memory for a large table (the transposition table), or NULL: on Linux 2 MiB
+// aligned anonymous pages that the kernel is asked to back with huge pages (a random
+// probe then misses the TLB far less often), zeroed by the system as they are first
+// touched; elsewhere calloc. Released with platform_free_large and the same size only.
+void *platform_alloc_large(size_t size);
+void platform_free_large(void *p, size_t size);
+
 // The first instruction-set extension this build was compiled for (-march) that the CPU
 // running it lacks, as a name ("AVX2", "AVX-512BW", ...), or NULL when it has them all or
 // the check does not apply (not x86, or a compiler without the CPU builtins). Called first

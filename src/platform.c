@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // POSIX and Windows implementations of platform.h; the only file with #ifdef _WIN32.
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE // MAP_ANONYMOUS and MADV_HUGEPAGE (glibc)
 #include "platform.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -139,6 +141,47 @@ void platform_free_aligned(void *p)
     free(p);
 #endif
 }
+
+#if !defined(_WIN32) && defined(MAP_ANONYMOUS)
+enum { HUGE_PAGE = 2 * 1024 * 1024 };
+
+static size_t large_length(size_t size) { return (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE; }
+
+void *platform_alloc_large(size_t size)
+{
+    if (size == 0 || size > SIZE_MAX - 2 * HUGE_PAGE)
+        return NULL;
+    // Map a huge page more than needed, keep the aligned part, give back the ends.
+    size_t len = large_length(size);
+    char *raw = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        return NULL;
+    char *p = (char *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (p > raw)
+        munmap(raw, (size_t)(p - raw));
+    size_t tail = (size_t)(raw + len + HUGE_PAGE - (p + len));
+    if (tail)
+        munmap(p + len, tail);
+#ifdef MADV_HUGEPAGE
+    madvise(p, len, MADV_HUGEPAGE); // a hint: where refused, the pages stay small
+#endif
+    return p;
+}
+
+void platform_free_large(void *p, size_t size)
+{
+    if (p)
+        munmap(p, large_length(size));
+}
+#else
+void *platform_alloc_large(size_t size) { return size ? calloc(1, size) : NULL; }
+
+void platform_free_large(void *p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+#endif
 
 const char *platform_missing_cpu_feature(void)
 {

@@ -2,20 +2,25 @@
 // Transposition table storage and replacement.
 #include "tt.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "platform.h"
 
 bool tt_resize(TT *tt, size_t mb)
 {
     size_t count = mb * 1024 * 1024 / sizeof(TTBucket);
     if (count == 0)
         return false;
-    // calloc rather than malloc + clear: fresh pages come zeroed from the system and are
-    // touched only when the search writes them, which keeps start-up fast.
-    TTBucket *buckets = calloc(count, sizeof(TTBucket));
+    // Fresh pages come zeroed from the system and are touched only when the search writes
+    // them, which keeps start-up fast; huge pages where the system grants them.
+    if (count > SIZE_MAX / sizeof(TTBucket))
+        return false;
+    TTBucket *buckets = platform_alloc_large(count * sizeof(TTBucket));
     if (!buckets)
         return false;
-    free(tt->buckets);
+    platform_free_large(tt->buckets, tt->count * sizeof(TTBucket));
     tt->buckets = buckets;
     tt->count = count;
     tt->generation = 0;
@@ -24,7 +29,7 @@ bool tt_resize(TT *tt, size_t mb)
 
 void tt_free(TT *tt)
 {
-    free(tt->buckets);
+    platform_free_large(tt->buckets, tt->count * sizeof(TTBucket));
     tt->buckets = NULL;
     tt->count = 0;
 }
