@@ -581,13 +581,9 @@ static void test_limits_and_debug(void **state)
     expect("info string go perft depth must be", 2000);
     send("bench 0");
     expect("info string bench depth must be", 2000);
-    FILE *p = popen("./outpost perft 100 2>&1; echo \"exit $?\"", "r");
-    if (getenv("OUTPOST_ENGINE")) { // the engine under test, not ./outpost
-        pclose(p);
-        char cmd[512];
-        snprintf(cmd, sizeof cmd, "%s perft 100 2>&1; echo \"exit $?\"", engine_path());
-        p = popen(cmd, "r");
-    }
+    char cmd[512]; // the engine under test, from the command line
+    snprintf(cmd, sizeof cmd, "%s perft 100 2>&1; echo \"exit $?\"", engine_path());
+    FILE *p = popen(cmd, "r");
     assert_non_null(p);
     char out[512] = "", line[256];
     while (fgets(line, sizeof line, p))
