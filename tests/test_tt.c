@@ -2,6 +2,7 @@
 // The transposition table: store and probe, replacement, and hashfull.
 #include "test_util.h"
 
+#include "platform.h"
 #include "tt.h"
 
 static void test_tt(void **state)
@@ -65,12 +66,42 @@ static void test_tt_hashfull(void **state)
     tt_free(&tt);
 }
 
+// The table's memory: zeroed, aligned for the buckets (to 2 MiB where Linux maps it), all
+// of it writable, returned for reuse; nothing for a size of 0 or one no mapping can hold.
+static void test_alloc_large(void **state)
+{
+    (void)state;
+    assert_null(platform_alloc_large(0));
+    assert_null(platform_alloc_large(SIZE_MAX - 1));
+    const size_t sizes[] = {1, 4096, 3 * 1024 * 1024 + 5, 16 * 1024 * 1024};
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            unsigned char *p = platform_alloc_large(sizes[i]);
+            assert_non_null(p);
+            assert_int_equal((uintptr_t)p % 64, 0);
+#if defined(__linux__)
+            assert_int_equal((uintptr_t)p % (2 * 1024 * 1024), 0);
+#endif
+            size_t nonzero = 0;
+            for (size_t j = 0; j < sizes[i]; j += 4093)
+                nonzero += p[j] != 0;
+            nonzero += p[sizes[i] - 1] != 0;
+            assert_int_equal(nonzero, 0);
+            memset(p, 0xA5, sizes[i]);
+            assert_int_equal(p[sizes[i] - 1], 0xA5);
+            platform_free_large(p, sizes[i]);
+        }
+    }
+    platform_free_large(NULL, 4096); // as free(NULL): nothing
+}
+
 int main(void)
 {
     init_tables();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tt),
         cmocka_unit_test(test_tt_hashfull),
+        cmocka_unit_test(test_alloc_large),
     };
     return cmocka_run_group_tests_name("tt", tests, NULL, NULL);
 }
