@@ -54,6 +54,7 @@ typedef struct {
     Score tb_score;   // what the tablebases say of the move, when the root is in them
     int seldepth;
     int pv_len;
+    uint64_t nodes;   // nodes this thread spent on the move in this search (time management)
     Move pv[MAX_PLY + 1];
 } RootMove;
 
@@ -108,6 +109,8 @@ struct SearchThread {
 
     // Working state.
     TimeBudget budget;
+    int best_stable;      // iterations the best move has held (the main thread's clock)
+    Score last_score;     // the score of the last completed iteration
     int seldepth;
     int root_depth;
     bool aborted;

@@ -26,7 +26,20 @@ typedef struct {
 typedef struct {
     int64_t soft_ms;  // no new iteration after this; INT64_MAX when unbounded
     int64_t hard_ms;  // abort after this; INT64_MAX when unbounded
+    bool clock;       // the limits come from a clock (not movetime): the soft limit may be
+                      // scaled by how the search goes (tm_scaled_soft)
 } TimeBudget;
+
+// From this depth on, the soft limit follows the search (tm_scaled_soft).
+enum { TM_SCALE_FROM_DEPTH = 5 };
+
+// The soft limit of a clock budget scaled by what the iterations so far showed: more
+// time while the best move keeps changing (stable: iterations it has held, 0 when it
+// just changed), while the score falls (drop: the last iteration's score minus this
+// one's, centipawns; rises count as 0) and while the best move took a small share of
+// the root's nodes (share, 0..1); less when all three say the choice is easy. Never
+// beyond the hard limit; a budget without a clock is returned unchanged.
+int64_t tm_scaled_soft(const TimeBudget *b, int stable, int drop, double share);
 
 // Clock values are clamped to +-CLOCK_MAX_MS (about 35 years), so that no arithmetic on
 // them can overflow whatever a client sends.

@@ -169,7 +169,19 @@ static bool limits_reached_after_iteration(SearchThread *t, int depth)
         return true;
     if (atomic_load(&t->ctl->pondering))
         return false;
-    return search_elapsed(t) >= t->budget.soft_ms;
+    // With a clock, a lone legal move is played at once, and from a few iterations in
+    // the soft limit follows the search: how long the best move has held, whether the
+    // score falls, and the share of the nodes the best move took.
+    const RootMove *best = &t->completed[0];
+    if (t->budget.clock && t->n_root == 1)
+        return true;
+    int64_t soft = t->budget.soft_ms;
+    if (t->budget.clock && depth >= TM_SCALE_FROM_DEPTH) {
+        uint64_t all = search_thread_nodes(t);
+        int drop = t->last_score - best->score;
+        soft = tm_scaled_soft(&t->budget, t->best_stable, drop, all ? (double)best->nodes / (double)all : 1.0);
+    }
+    return search_elapsed(t) >= soft;
 }
 
 // The move the opponent is expected to reply with, for `bestmove ... ponder`.
@@ -264,6 +276,7 @@ static void iterative_deepening(SearchThread *t, int multipv, int shown)
             break;
         for (int i = 0; i < t->n_root; i++)
             t->root_moves[i].prev_score = t->root_moves[i].score;
+        Move prev_best = depth > 1 ? t->completed[0].move : MOVE_NONE;
         memcpy(t->completed, t->root_moves, (size_t)multipv * sizeof(RootMove));
         t->completed_depth = depth;
         atomic_store_explicit(&t->depth_done, depth, memory_order_relaxed);
@@ -272,8 +285,12 @@ static void iterative_deepening(SearchThread *t, int multipv, int shown)
                 break;
             continue;
         }
+        // What the time manager reads: how long the best move has held, the last score.
+        t->best_stable = t->completed[0].move == prev_best ? t->best_stable + 1 : 0;
         report_iteration(t, depth, shown);
-        if (limits_reached_after_iteration(t, depth))
+        bool done = limits_reached_after_iteration(t, depth);
+        t->last_score = t->completed[0].score;
+        if (done)
             break;
     }
 }

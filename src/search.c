@@ -574,6 +574,7 @@ Score search_root(SearchThread *t, Score alpha, Score beta, int depth)
     for (int i = t->pv_idx; i < t->n_root; i++) {
         RootMove *rm = &t->root_moves[i];
         t->seldepth = 0;
+        uint64_t nodes_before = search_thread_nodes(t);
         search_make(t, ss, rm->move);
         int new_depth = depth - 1 + (pos_in_check(pos) ? 1 : 0);
         Score score;
@@ -585,6 +586,7 @@ Score search_root(SearchThread *t, Score alpha, Score beta, int depth)
                 score = -negamax(t, ss + 1, -beta, -alpha, new_depth, false);
         }
         pos_unmake_move(pos, rm->move);
+        rm->nodes += search_thread_nodes(t) - nodes_before;
         if (t->aborted)
             return best;
         if (i == t->pv_idx || score > alpha) {

@@ -23,7 +23,7 @@ int64_t tm_clamp(int64_t ms)
 
 TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms)
 {
-    TimeBudget b = {INT64_MAX, INT64_MAX};
+    TimeBudget b = {INT64_MAX, INT64_MAX, false};
     // An infinite search ends only on stop, whatever clock values came with it.
     if (limits->infinite)
         return b;
@@ -49,6 +49,21 @@ TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms)
             soft = hard = left * 3 / 4;
         b.hard_ms = min64(b.hard_ms, max64(0, hard));
         b.soft_ms = min64(b.soft_ms, max64(0, soft));
+        b.clock = limits->movetime < 0;
     }
     return b;
+}
+
+int64_t tm_scaled_soft(const TimeBudget *b, int stable, int drop, double share)
+{
+    if (!b->clock)
+        return b->soft_ms;
+    // Stability: the first iterations after a change of mind get the most.
+    static const double STABILITY[] = {1.8, 1.4, 1.15, 1.0, 0.9, 0.8};
+    double f = STABILITY[stable < 0 ? 0 : stable > 5 ? 5 : stable];
+    f *= 1.0 + (drop <= 0 ? 0 : drop >= 80 ? 80 : drop) / 160.0; // up to x1.5 for a falling score
+    share = share < 0 ? 0 : share > 1 ? 1 : share;
+    f *= (1.5 - share) * 1.3; // x0.65 when the best move took every node, x1.95 when none
+    double soft = (double)b->soft_ms * f;
+    return soft >= (double)b->hard_ms ? b->hard_ms : (int64_t)soft;
 }

@@ -84,12 +84,40 @@ static void test_time_budget_extremes(void **state)
     assert_int_equal(tm_clamp(TIME_NONE), TIME_NONE);
 }
 
+// The soft limit follows the search only with a clock, never passes the hard limit, and
+// grows with instability, a falling score and a small node share of the best move.
+static void test_scaled_soft(void **state)
+{
+    (void)state;
+    SearchLimits l;
+    limits_init(&l);
+    l.time[WHITE] = 60000;
+    l.inc[WHITE] = 600;
+    TimeBudget b = tm_budget(&l, WHITE, 10);
+    assert_true(b.clock);
+    int64_t easy = tm_scaled_soft(&b, 8, -30, 0.95), hard = tm_scaled_soft(&b, 0, 200, 0.05);
+    assert_true(easy < b.soft_ms && b.soft_ms < hard && hard <= b.hard_ms);
+    assert_true(tm_scaled_soft(&b, 0, 0, 0.5) > tm_scaled_soft(&b, 3, 0, 0.5));
+    assert_true(tm_scaled_soft(&b, 3, 40, 0.5) > tm_scaled_soft(&b, 3, 0, 0.5));
+    assert_true(tm_scaled_soft(&b, 3, 0, 0.2) > tm_scaled_soft(&b, 3, 0, 0.8));
+    l.time[WHITE] = 500; // a short clock: the hard limit caps every scale
+    b = tm_budget(&l, WHITE, 10);
+    assert_true(tm_scaled_soft(&b, 0, 1000, 0.0) <= b.hard_ms);
+    limits_init(&l);
+    l.movetime = 1000; // movetime: the soft limit stays
+    b = tm_budget(&l, WHITE, 10);
+    assert_false(b.clock);
+    assert_int_equal(tm_scaled_soft(&b, 0, 500, 0.0), b.soft_ms);
+    assert_int_equal(tm_scaled_soft(&b, 9, 0, 1.0), b.soft_ms);
+}
+
 int main(void)
 {
     init_tables();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_time_budget_extremes),
+        cmocka_unit_test(test_scaled_soft),
     };
     return cmocka_run_group_tests_name("timeman", tests, NULL, NULL);
 }
