@@ -284,6 +284,71 @@ static void test_widen(void **state)
     remove("build/test_widen_8.nnue");
 }
 
+// The sample of the plain inputs that a king-bucketed network sees: each perspective's
+// squares file-reversed when its own king stands on files a-d (its king's feature, own
+// king = type 5 of the own colour, says where).
+static Sample as_mirrored(const Sample *s)
+{
+    Sample m = *s;
+    for (int side = 0; side < 2; side++) {
+        uint16_t *f = side ? m.them : m.us;
+        int king_file = 0;
+        for (int k = 0; k < m.n; k++)
+            if (f[k] / 64 == 5)
+                king_file = f[k] % 8;
+        for (int k = 0; king_file < 4 && k < m.n; k++)
+            f[k] = (uint16_t)(f[k] ^ 7);
+    }
+    return m;
+}
+
+// A plain network grown wider and into king buckets (shared rows or not) computes, in
+// float and exported, exactly what it did on the board its inputs see; the shapes it
+// cannot grow from or into are refused.
+static void test_grow(void **state)
+{
+    (void)state;
+    static Sample plain[500], kb[500];
+    NnueInputs in;
+    assert_true(nn_king_layout(4, &in));
+    int n = load_samples(plain, 500, NULL);
+    assert_int_equal(load_samples(kb, 500, &in), n);
+    int mirrored = 0;
+    for (int factor = 0; factor < 2; factor++) {
+        Net small, grown;
+        assert_true(nn_alloc(&small, NULL, 16, 1, 7) && nn_alloc(&grown, NULL, 16, 1, 7));
+        *small.out_b = *grown.out_b = -0.1f;
+        assert_true(nn_widen(&small, NNUE_MAX_BUCKETS) && nn_widen(&grown, NNUE_MAX_BUCKETS));
+        assert_true(nn_grow(&grown, &in, 24, factor, 3));
+        assert_int_equal(grown.hidden, 24);
+        assert_int_equal(grown.in.kbuckets, 4);
+        assert_int_equal(grown.factor, factor);
+        assert_true(nn_export(&small, "build/test_grow_s.nnue") && nn_export(&grown, "build/test_grow_g.nnue"));
+        Nnue qs = {0}, qg = {0};
+        char err[256];
+        assert_true(nnue_load(&qs, "build/test_grow_s.nnue", err, sizeof err));
+        assert_true(nnue_load(&qg, "build/test_grow_g.nnue", err, sizeof err));
+        for (int i = 0; i < n; i++) {
+            Sample seen = as_mirrored(&plain[i]);
+            mirrored += memcmp(seen.us, plain[i].us, sizeof seen.us) || memcmp(seen.them, plain[i].them, sizeof seen.them);
+            assert_true(nn_forward(&small, &seen) == nn_forward(&grown, &kb[i]));
+            assert_int_equal(qnn_eval(&qs, &seen), qnn_eval(&qg, &kb[i]));
+        }
+        assert_false(nn_grow(&grown, NULL, 32, false, 1)); // king buckets already
+        assert_false(nn_grow(&small, NULL, 8, false, 1));  // fewer neurons
+        assert_false(nn_grow(&small, NULL, 32, true, 1));  // shared rows need king buckets
+        assert_true(nn_grow(&small, NULL, 32, false, 1));  // wider, plain
+        assert_int_equal(small.hidden, 32);
+        nnue_free(&qs);
+        nnue_free(&qg);
+        nn_free(&small);
+        nn_free(&grown);
+    }
+    assert_true(mirrored > 10 && mirrored < 2 * n - 10); // both kinds of board were seen
+    remove("build/test_grow_s.nnue");
+    remove("build/test_grow_g.nnue");
+}
+
 // The features: own pieces first, black's view mirrored; a position and its colour
 // mirror give the same sample; a position decoded left-right mirrored gives the sample of
 // its file-reversed twin.
@@ -347,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_gradient),
         cmocka_unit_test(test_train_and_export),
         cmocka_unit_test(test_widen),
+        cmocka_unit_test(test_grow),
     };
     return cmocka_run_group_tests_name("train", tests, NULL, NULL);
 }

@@ -447,3 +447,48 @@ bool nn_add_factor(Net *net)
     set_views(net);
     return true;
 }
+
+bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t seed)
+{
+    bool kb = in && in->kbuckets;
+    if (net->in.kbuckets || net->factor || hidden < net->hidden || hidden > MAX_HIDDEN || (factor && !kb))
+        return false;
+    Net g;
+    if (!nn_alloc(&g, kb ? in : NULL, hidden, net->buckets, seed))
+        return false;
+    if (factor && !nn_add_factor(&g)) {
+        nn_free(&g);
+        return false;
+    }
+    size_t h0 = (size_t)net->hidden, h = (size_t)hidden, buckets = kb ? (size_t)in->kbuckets : 1;
+    float ft = 1.0f / sqrtf(32.0f);
+    for (size_t f = 0; f < 768; f++) {
+        const float *old = net->ft_w + f * h0;
+        // The rows that now carry the old network: each bucket's, or the shared one.
+        for (size_t b = 0; b < buckets; b++) {
+            float *row = g.ft_w + (b * 768 + f) * h;
+            if (factor)
+                memset(row, 0, h * sizeof(float));
+            else
+                memcpy(row, old, h0 * sizeof(float));
+        }
+        if (factor) {
+            float *row = g.ft_w + factor_row(&g, (int)f) * h;
+            memcpy(row, old, h0 * sizeof(float));
+            for (size_t j = h0; j < h; j++) // the new neurons' share, as a new network's
+                row[j] = ft * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
+        }
+    }
+    memcpy(g.ft_b, net->ft_b, h0 * sizeof(float)); // the new neurons' biases stay 0
+    for (int b = 0; b < net->buckets; b++) {
+        float *out = g.out_w + (size_t)b * 2 * h;
+        const float *old = net->out_w + (size_t)b * 2 * h0;
+        memset(out, 0, 2 * h * sizeof(float)); // the new neurons start silent
+        memcpy(out, old, h0 * sizeof(float));
+        memcpy(out + h, old + h0, h0 * sizeof(float));
+        g.out_b[b] = net->out_b[b];
+    }
+    nn_free(net);
+    *net = g;
+    return true;
+}

@@ -109,6 +109,15 @@ bool nn_from_export(Net *net, const Nnue *q);
 // (the same outputs: where fine-tuning into buckets starts). False for a network that
 // already has several, unless it has that many, and for a factorised one.
 bool nn_widen(Net *net, int buckets);
+// Grows a network of the plain inputs into one of the inputs `in` (NULL: plain) and
+// `hidden` neurons (at least its own), factorised if asked (king buckets only): the old
+// rows go to every bucket (or to the shared rows, the buckets' own starting at 0), the new
+// neurons get a new network's random input weights and no output weight. It then computes
+// what it did wherever its inputs' mirroring leaves a sample as it was (both kings on
+// files e-h), and the same for the file-reversed board elsewhere: where fine-tuning a
+// wider or king-bucketed network from a smaller one starts. False for a network with king
+// buckets or fewer neurons asked, factor without king buckets, or out of memory.
+bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t seed);
 // The exported network's evaluation of a sample in centipawns (side to move), computed
 // from the sample's features with none of nnue.c's code (no accumulators, no SIMD, no
 // incremental update): an independent oracle, kept apart on purpose, that the tests hold

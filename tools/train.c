@@ -7,7 +7,8 @@
 //                 from a network of one bucket, its output layer copied into N)
 //     -K N        king buckets, 1, 2, 4 or 8 (nn_king_layout): the inputs mirrored so the
 //                 own king stands on files e-h, one set of 768 per region of its square
-//                 (a version 3 network); a new network only (default: none, the plain 768)
+//                 (a version 3 network); a new network, or one grown from --init's (default:
+//                 none, the plain 768)
 //     -e N        epochs in all (default 10); -b N batch size (default 16384)
 //     -l X        learning rate at the start (default 0.001), cosine-decayed to 1 % of it
 //     -w X        weight of the game result in the target (default 0.1)
@@ -21,7 +22,9 @@
 //     --resume P  continue the run of checkpoint P (network, optimiser, epochs done)
 //     --init P    start from P's network with a fresh optimiser (fine-tuning): a
 //                 checkpoint, or a network this tool exported (its float form recovered
-//                 from the integers, as when the checkpoint is gone)
+//                 from the integers, as when the checkpoint is gone); with -K (and -F)
+//                 or a larger -H, a network of the plain inputs is grown into that shape
+//                 first (nn_grow: it starts out computing what P computes)
 //
 // Records in check, with a noisy best move or a mate score are skipped when loading.
 // Blocks of 128 consecutive records (one or two games) go to the held-out set one time in
@@ -186,7 +189,7 @@ typedef struct {
     int hidden, buckets, kbuckets, epochs, batch, threads;
     float lr, wdl;
     uint64_t seed;
-    bool mirror, factor;
+    bool mirror, factor, hidden_set;
     int first_data; // argv index of the first data file
     char ckpt_default[1024];
 } Settings;
@@ -216,7 +219,7 @@ static bool parse_args(int argc, char **argv, Settings *o)
         else if (!strcmp(a, "-c")) o->ckpt = v;
         else if (!strcmp(a, "--resume")) o->resume = v;
         else if (!strcmp(a, "--init")) o->init = v;
-        else if (!strcmp(a, "-H")) o->hidden = atoi(v);
+        else if (!strcmp(a, "-H")) o->hidden = atoi(v), o->hidden_set = true;
         else if (!strcmp(a, "-O")) o->buckets = atoi(v);
         else if (!strcmp(a, "-K")) o->kbuckets = atoi(v);
         else if (!strcmp(a, "-e")) o->epochs = atoi(v);
@@ -230,7 +233,7 @@ static bool parse_args(int argc, char **argv, Settings *o)
     if (!o->out || o->first_data >= argc || o->hidden < 1 || o->hidden > 4096 || o->buckets < 0
         || o->buckets > NNUE_MAX_BUCKETS || o->epochs < 1 || o->batch < 1 || o->threads < 1 || o->threads > MAX_THREADS
         || !(o->lr > 0) || !(o->wdl >= 0 && o->wdl <= 1) || (o->resume && o->init) || (o->resume && o->buckets)
-        || (o->kbuckets && (o->resume || o->init || (o->kbuckets != 1 && o->kbuckets != 2 && o->kbuckets != 4
+        || (o->kbuckets && (o->resume || (o->kbuckets != 1 && o->kbuckets != 2 && o->kbuckets != 4
                                                      && o->kbuckets != 8))))
         return false;
     if (o->factor && !o->kbuckets) {
@@ -277,6 +280,16 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
     if (loaded && o->init && o->buckets && !nn_widen(net, o->buckets)) {
         fprintf(stderr, "train: %s has %d output buckets, not 1 or %d\n", o->init, net->buckets, o->buckets);
         return false;
+    }
+    if (loaded && o->init && (o->kbuckets || (o->hidden_set && o->hidden != net->hidden))) {
+        NnueInputs in = {0};
+        int from_hidden = net->hidden;
+        if ((o->kbuckets && !nn_king_layout(o->kbuckets, &in))
+            || !nn_grow(net, o->kbuckets ? &in : NULL, o->hidden_set ? o->hidden : net->hidden, o->factor, o->seed)) {
+            fprintf(stderr, "train: cannot grow %s (H %d, %d king buckets) to H %d with %d king buckets\n", o->init,
+                    from_hidden, net->in.kbuckets, o->hidden_set ? o->hidden : from_hidden, o->kbuckets);
+            return false;
+        }
     }
     if (!loaded) {
         fprintf(stderr, "train: cannot load %s %s%s%s\n", o->resume ? "checkpoint" : "checkpoint or network", from,
