@@ -38,7 +38,15 @@ TimeBudget tm_budget(const SearchLimits *limits, int side, int64_t overhead_ms)
     int64_t time = tm_clamp(limits->time[clock_side]);
     if (time != TIME_NONE) {
         int64_t inc = max64(0, tm_clamp(limits->inc[clock_side]));
-        int64_t left = max64(0, time - overhead_ms);
+        // Every move to come loses the overhead too: keep it for the moves to go plus two
+        // (up to 40, or 50 with no control to reach), less what their increments bring,
+        // and never less than one overhead. Without an increment the clock then never runs
+        // down to where the latency alone flags: once only the reserve is left the moves
+        // are instant, and 52 more fit in sudden death while the latency stays within the
+        // overhead. With an increment above the overhead this is one overhead, as before.
+        int reserve_moves = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 50;
+        int64_t reserve = max64(overhead_ms, overhead_ms * (reserve_moves + 2) - inc * (reserve_moves - 1));
+        int64_t left = max64(0, time - reserve);
         int mtg = limits->movestogo > 0 ? (limits->movestogo < 40 ? limits->movestogo : 40) : 25;
         int64_t base = left / mtg + inc * 3 / 4;
         // Never plan on more than a fraction of what is left: the increment arrives only

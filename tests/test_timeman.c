@@ -84,6 +84,46 @@ static void test_time_budget_extremes(void **state)
     assert_int_equal(tm_clamp(TIME_NONE), TIME_NONE);
 }
 
+// Moves played before the flag falls in a simulated game at `base_ms` + `inc_ms` (and
+// `per_moves` moves per control when not 0: the clock gets base_ms again after each
+// control), each move using its budget's soft limit (scaled by `scale`, within the hard
+// limit) plus a latency of `latency_ms` that the engine does not see; at most max_moves.
+static int moves_before_flag(int64_t base_ms, int64_t inc_ms, int per_moves, double scale, int64_t latency_ms,
+                             int max_moves)
+{
+    int64_t clock = base_ms;
+    for (int move = 0; move < max_moves; move++) {
+        SearchLimits l;
+        limits_init(&l);
+        l.time[WHITE] = clock;
+        l.inc[WHITE] = inc_ms;
+        l.movestogo = per_moves ? per_moves - move % per_moves : 0;
+        TimeBudget b = tm_budget(&l, WHITE, 10);
+        int64_t used = (int64_t)((double)b.soft_ms * scale);
+        clock -= (used < b.hard_ms ? used : b.hard_ms) + latency_ms;
+        if (clock < 0)
+            return move;
+        clock += inc_ms + (per_moves && l.movestogo == 1 ? base_ms : 0);
+    }
+    return max_moves;
+}
+
+// The Move Overhead (10 ms) is kept for every move to come: in sudden death the last
+// reserve lets a long game go on at the latency the overhead allows (the soak at 4+0
+// lost one game on time at move 114 when it was kept once), a repeating control and an
+// increment never flag, and a search that always runs to its hard limit lasts too.
+static void test_time_budget_game(void **state)
+{
+    (void)state;
+    assert_true(moves_before_flag(4000, 0, 0, 1.0, 10, 400) >= 130);
+    assert_true(moves_before_flag(4000, 0, 0, 1.0, 5, 400) >= 200);
+    assert_true(moves_before_flag(4000, 0, 0, 2.0, 10, 400) >= 100);
+    assert_true(moves_before_flag(1000, 0, 0, 1.0, 10, 400) >= 80);
+    assert_int_equal(moves_before_flag(2000, 0, 40, 3.0, 10, 400), 400);
+    assert_int_equal(moves_before_flag(1000, 10, 0, 3.0, 10, 400), 400);
+    assert_int_equal(moves_before_flag(8000, 80, 0, 5.0, 10, 400), 400);
+}
+
 // The soft limit follows the search only with a clock, never passes the hard limit, and
 // grows with instability, a falling score and a small node share of the best move.
 static void test_scaled_soft(void **state)
@@ -117,6 +157,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_time_budget_extremes),
+        cmocka_unit_test(test_time_budget_game),
         cmocka_unit_test(test_scaled_soft),
     };
     return cmocka_run_group_tests_name("timeman", tests, NULL, NULL);
