@@ -27,6 +27,12 @@ static size_t params_of(size_t inputs, int hidden, int buckets)
     return inputs * (size_t)hidden + (size_t)hidden + (2 * (size_t)hidden + 1) * (size_t)buckets;
 }
 
+// A weight drawn uniformly from +-scale.
+static float random_weight(uint64_t *seed, float scale)
+{
+    return scale * (2.0f * (float)(rng_next(seed) >> 40) / (float)(1 << 24) - 1.0f);
+}
+
 bool nn_alloc(Net *net, const NnueInputs *in, int hidden, int buckets, uint64_t seed)
 {
     net->hidden = hidden;
@@ -41,9 +47,9 @@ bool nn_alloc(Net *net, const NnueInputs *in, int hidden, int buckets, uint64_t 
     // Uniform in +-1/sqrt(fan-in): 32 active inputs for the feature layer, 2H for the output.
     float ft = 1.0f / sqrtf(32.0f), out = 1.0f / sqrtf(2.0f * (float)hidden);
     for (size_t i = 0; i < inputs_of(net) * (size_t)hidden; i++)
-        net->ft_w[i] = ft * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
+        net->ft_w[i] = random_weight(&seed, ft);
     for (int i = 0; i < 2 * hidden * buckets; i++)
-        net->out_w[i] = out * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
+        net->out_w[i] = random_weight(&seed, out);
     return true;
 }
 
@@ -461,7 +467,7 @@ bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t s
         return false;
     }
     size_t h0 = (size_t)net->hidden, h = (size_t)hidden, buckets = kb ? (size_t)in->kbuckets : 1;
-    float ft = 1.0f / sqrtf(32.0f);
+    float ft = 1.0f / sqrtf(32.0f); // nn_alloc's scale for the new neurons
     for (size_t f = 0; f < 768; f++) {
         const float *old = net->ft_w + f * h0;
         // The rows that now carry the old network: each bucket's, or the shared one.
@@ -476,7 +482,7 @@ bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t s
             float *row = g.ft_w + factor_row(&g, (int)f) * h;
             memcpy(row, old, h0 * sizeof(float));
             for (size_t j = h0; j < h; j++) // the new neurons' share, as a new network's
-                row[j] = ft * (2.0f * (float)(rng_next(&seed) >> 40) / (float)(1 << 24) - 1.0f);
+                row[j] = random_weight(&seed, ft);
         }
     }
     memcpy(g.ft_b, net->ft_b, h0 * sizeof(float)); // the new neurons' biases stay 0
