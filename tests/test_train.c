@@ -251,6 +251,14 @@ static void test_train_and_export(void **state)
     train_and_export(NNUE_MAX_BUCKETS, &kb, true);
 }
 
+// Exports a float network to path and loads the file back as the engine reads it.
+static void export_and_load(const Net *net, const char *path, Nnue *q)
+{
+    char err[256];
+    assert_true(nn_export(net, path));
+    assert_true(nnue_load(q, path, err, sizeof err));
+}
+
 // A network of one bucket widened to several evaluates every sample exactly as before,
 // in float and exported; a network of several buckets is not widened again.
 static void test_widen(void **state)
@@ -264,11 +272,9 @@ static void test_widen(void **state)
     *one.out_b = *wide.out_b = 0.2f;
     assert_true(nn_widen(&wide, NNUE_MAX_BUCKETS));
     assert_int_equal(wide.buckets, NNUE_MAX_BUCKETS);
-    assert_true(nn_export(&one, "build/test_widen_1.nnue") && nn_export(&wide, "build/test_widen_8.nnue"));
     Nnue q1 = {0}, q8 = {0};
-    char err[256];
-    assert_true(nnue_load(&q1, "build/test_widen_1.nnue", err, sizeof err));
-    assert_true(nnue_load(&q8, "build/test_widen_8.nnue", err, sizeof err));
+    export_and_load(&one, "build/test_widen_1.nnue", &q1);
+    export_and_load(&wide, "build/test_widen_8.nnue", &q8);
     assert_int_equal(q8.buckets, NNUE_MAX_BUCKETS);
     for (int i = 0; i < n; i++) {
         assert_true(nn_forward(&one, &samples[i]) == nn_forward(&wide, &samples[i]));
@@ -323,11 +329,9 @@ static void test_grow(void **state)
         assert_int_equal(grown.hidden, 24);
         assert_int_equal(grown.in.kbuckets, 4);
         assert_int_equal(grown.factor, factor);
-        assert_true(nn_export(&small, "build/test_grow_s.nnue") && nn_export(&grown, "build/test_grow_g.nnue"));
         Nnue qs = {0}, qg = {0};
-        char err[256];
-        assert_true(nnue_load(&qs, "build/test_grow_s.nnue", err, sizeof err));
-        assert_true(nnue_load(&qg, "build/test_grow_g.nnue", err, sizeof err));
+        export_and_load(&small, "build/test_grow_s.nnue", &qs);
+        export_and_load(&grown, "build/test_grow_g.nnue", &qg);
         for (int i = 0; i < n; i++) {
             Sample seen = as_mirrored(&plain[i]);
             mirrored += memcmp(seen.us, plain[i].us, sizeof seen.us) || memcmp(seen.them, plain[i].them, sizeof seen.them);
