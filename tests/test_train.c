@@ -120,6 +120,14 @@ static void test_gradient(void **state)
     check_gradient(&kb, true); // factorised king buckets
 }
 
+// Exports a float network to path and loads the file back as the engine reads it.
+static void export_and_load(const Net *net, const char *path, Nnue *q)
+{
+    char err[256];
+    assert_true(nn_export(net, path));
+    assert_true(nnue_load(q, path, err, sizeof err));
+}
+
 // One epoch of AdamW on the sample (batches of 64) lowers its mean loss; then the
 // exported network, loaded back, evaluates every sample within a small tolerance of the
 // float network (the quantisation's rounding: weights in 1/255 and 1/64 steps).
@@ -154,10 +162,8 @@ static void train_and_export(int buckets, const NnueInputs *in, bool factor)
     assert_true(after < before * 0.95);
 
     const char *path = "build/test_train.nnue";
-    assert_true(nn_export(&net, path));
     Nnue q = {0};
-    char err[256];
-    assert_true(nnue_load(&q, path, err, sizeof err));
+    export_and_load(&net, path, &q);
     double sum = 0, worst = 0;
     for (int i = 0; i < n; i++) {
         double want = nn_forward(&net, &samples[i]) * NNUE_SCALE, got = qnn_eval(&q, &samples[i]);
@@ -208,6 +214,7 @@ static void train_and_export(int buckets, const NnueInputs *in, bool factor)
     fseek(f, 100, SEEK_SET);
     fputc(0x55, f);
     fclose(f);
+    char err[256];
     assert_false(nnue_load(&q, path, err, sizeof err));
     assert_non_null(strstr(err, "checksum"));
     assert_false(nnue_load(&q, "tests/data/nnue_sample.bin", err, sizeof err));
@@ -249,14 +256,6 @@ static void test_train_and_export(void **state)
     // Factorised: the export adds the shared rows, so the file evaluates as the float
     // network does and its float form (unfactorised) re-exports to the same bytes.
     train_and_export(NNUE_MAX_BUCKETS, &kb, true);
-}
-
-// Exports a float network to path and loads the file back as the engine reads it.
-static void export_and_load(const Net *net, const char *path, Nnue *q)
-{
-    char err[256];
-    assert_true(nn_export(net, path));
-    assert_true(nnue_load(q, path, err, sizeof err));
 }
 
 // A network of one bucket widened to several evaluates every sample exactly as before,
