@@ -124,6 +124,7 @@ struct SearchThread {
     int pv_len[MAX_PLY + 1];
     SearchStack stack[MAX_PLY + STACK_OFFSET + 2];
     int reductions[64][64];   // late-move reductions by depth and move number (params)
+    int reductions_for[2];    // the lmr_base and lmr_div it was built from ({0, 0}: none yet)
     Accumulator acc[MAX_PLY + 2]; // the network's accumulators by ply, root first
     NnueCache nnue_cache;         // king-bucket refreshes (reset by search_prepare)
     Histories hist;

@@ -63,6 +63,8 @@ static void emit(SearchThread *t, const char *line) { t->out(t->out_ctx, line); 
 
 static void print_info(SearchThread *t, const RootMove *rm, int depth, int multipv, const char *bound)
 {
+    if (t->out == search_discard_output) // tools and bench: nothing to format
+        return;
     char line[8192], score[32];
     int64_t ms = search_elapsed(t);
     uint64_t nodes = search_total_nodes(t), nps = ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes * 1000;

@@ -17,9 +17,15 @@
 
 enum { CHECK_INTERVAL = 1024 };
 
+// The table depends on lmr_base and lmr_div alone: it is rebuilt only when they changed
+// since the last build (a tuning run sets them between searches), not for every search.
 static void init_reductions(SearchThread *t)
 {
     const SearchParams *p = &t->params;
+    if (t->reductions_for[0] == p->lmr_base && t->reductions_for[1] == p->lmr_div)
+        return;
+    t->reductions_for[0] = p->lmr_base;
+    t->reductions_for[1] = p->lmr_div;
     for (int d = 0; d < 64; d++)
         for (int m = 0; m < 64; m++)
             t->reductions[d][m] = d && m ? (int)(p->lmr_base / 100.0 + log(d) * log(m) / (p->lmr_div / 100.0)) : 0;
@@ -34,6 +40,7 @@ void search_discard_output(void *ctx, const char *line)
 void search_init(SearchThread *t)
 {
     t->params = (SearchParams)SEARCH_PARAMS_DEFAULT;
+    t->reductions_for[0] = t->reductions_for[1] = 0; // no lmr_div is 0: the first search builds
     search_clear(t);
 }
 

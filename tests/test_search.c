@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The search with helper threads: a search starts from fresh counters.
+// The search with helper threads: a search starts from fresh counters; the reductions
+// table follows the parameters.
 #include "test_util.h"
 
+#include <math.h>
+
+#include "platform.h"
 #include "root.h"
 #include "threads.h"
 #include "timeman.h"
@@ -79,11 +83,46 @@ static void test_helpers_start_fresh(void **state)
     pool_destroy(pool);
 }
 
+// The reductions table follows lmr_base and lmr_div as they stand at each search, though
+// it is rebuilt only when they change: a tuning run sets them between searches.
+static void expect_reductions(const SearchThread *t)
+{
+    for (int d = 0; d < 64; d++)
+        for (int m = 0; m < 64; m++) {
+            int want = d && m ? (int)(t->params.lmr_base / 100.0 + log(d) * log(m) / (t->params.lmr_div / 100.0)) : 0;
+            if (t->reductions[d][m] != want)
+                fail_msg("lmr_base %d lmr_div %d: reductions[%d][%d] is %d, not %d", t->params.lmr_base,
+                         t->params.lmr_div, d, m, t->reductions[d][m], want);
+        }
+}
+
+static void test_reductions_follow_params(void **state)
+{
+    (void)state;
+    SearchThread *t = platform_calloc_aligned(sizeof *t, _Alignof(SearchThread));
+    assert_non_null(t);
+    search_init(t);
+    char err[128];
+    assert_true(pos_set_fen(&t->pos, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false, err, sizeof err));
+    limits_init(&t->limits);
+    t->nnue = NULL;
+    const int sets[][2] = {{75, 225}, {75, 225}, {175, 225}, {175, 300}, {75, 225}};
+    for (int i = 0; i < 5; i++) {
+        t->params.lmr_base = sets[i][0];
+        t->params.lmr_div = sets[i][1];
+        search_prepare(t);
+        expect_reductions(t);
+    }
+    assert_int_equal(t->reductions[10][10], 3); // 0.75 + ln(10)^2 / 2.25 = 3.11
+    platform_free_aligned(t);
+}
+
 int main(void)
 {
     init_tables();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_helpers_start_fresh),
+        cmocka_unit_test(test_reductions_follow_params),
     };
     return cmocka_run_group_tests_name("search", tests, NULL, NULL);
 }
