@@ -42,10 +42,12 @@ static int mvv_lva(const Position *pos, Move m)
 // Index of the best-scored move in [from, end) (the first of equals).
 static int best_index(const int *scores, int from, int end)
 {
-    int best = from;
+    int best = from, best_score = scores[from];
     for (int j = from + 1; j < end; j++)
-        if (scores[j] > scores[best])
+        if (scores[j] > best_score) {
             best = j;
+            best_score = scores[j];
+        }
     return best;
 }
 
