@@ -62,7 +62,10 @@ typedef struct {
 // `view` (0 white, 1 black): own pieces first, black's view mirrored vertically.
 static inline int nnue_feature(int view, int piece, int sq)
 {
-    return ((piece / 6 == view ? 0 : 1) * 6 + piece % 6) * 64 + (view == 0 ? sq : sq ^ 56);
+    // ((piece / 6 == view ? 0 : 1) * 6 + piece % 6) * 64, looked up: this runs for every update
+    static const int16_t base[2][12] = {{0, 64, 128, 192, 256, 320, 384, 448, 512, 576, 640, 704},
+                                        {384, 448, 512, 576, 640, 704, 0, 64, 128, 192, 256, 320}};
+    return base[view][piece] + (sq ^ (view * 56));
 }
 
 // The feature of a piece on sq seen by `view` whose own king stands on king_sq, in a

@@ -201,6 +201,22 @@ static void check_symmetry_of(const Nnue *nt)
     assert_true(n > 100);
 }
 
+// The feature index as docs/NNUE.md defines it, written out apart from the header's
+// lookup: own pieces (by type) first, then the opponent's; black's view mirrored.
+static void test_feature_index(void **state)
+{
+    (void)state;
+    for (int view = 0; view < 2; view++)
+        for (int piece = 0; piece < 12; piece++)
+            for (int sq = 0; sq < 64; sq++) {
+                int color = piece < 6 ? 0 : 1, type = piece < 6 ? piece : piece - 6;
+                int want = ((color == view ? 0 : 6) + type) * 64 + (view == 0 ? sq : 8 * (7 - sq / 8) + sq % 8);
+                if (nnue_feature(view, piece, sq) != want)
+                    fail_msg("view %d piece %d square %d: feature %d, not %d", view, piece, sq,
+                             nnue_feature(view, piece, sq), want);
+            }
+}
+
 static void test_symmetry(void **state)
 {
     (void)state;
@@ -239,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_matches_reference),
         cmocka_unit_test(test_incremental),
         cmocka_unit_test(test_symmetry),
+        cmocka_unit_test(test_feature_index),
         cmocka_unit_test(test_broken_files),
     };
     return cmocka_run_group_tests_name("nnue", tests, group_setup, group_teardown);
