@@ -4,7 +4,8 @@
 // accumulators give exactly the trainer's reference evaluation, incremental updates equal
 // a refresh after every move of random games (castling, en passant, promotions and king
 // moves across buckets and the mirror included), a position and its colour mirror
-// evaluate alike, and broken files are refused.
+// evaluate alike, every feature index matches its definition written out, and broken
+// files are refused.
 #include "test_util.h"
 
 #include <ctype.h>
