@@ -129,19 +129,23 @@ static void test_datagen_resume(void **state)
 
 // -e plays with a network: the same seed gives other games than the hand-written
 // evaluation's, reproducibly. A folder keeps the settings of its first run: a resume with
-// another evaluation, node count or seed is refused and writes nothing.
+// another evaluation, node count, seed or table size is refused and writes nothing; a
+// folder whose settings give no size (made before -H) resumes with -H 16 alone.
 static void test_datagen_network(void **state)
 {
     (void)state;
     const char *net = "tests/data/nnue_tiny.nnue";
     assert_int_equal(sh("%s/datagen %s-n -g 1 -n 1500 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
-    assert_int_equal(sh("grep -q '^nodes 1500 seed 9 eval network ' %s-n/settings", data_dir), 0);
+    assert_int_equal(sh("grep -q '^nodes 1500 seed 9 eval network [0-9a-f]* hash 1$' %s-n/settings", data_dir), 0);
     // The hand-written run of the same seed (test_datagen_resume's -a folder) differs.
     assert_int_not_equal(sh("cmp -s %s-a/data-0.bin %s-n/data-0.bin", data_dir, data_dir), 0);
     assert_int_equal(sh("cp %s-n/data-0.bin %s-n/first.bin", data_dir, data_dir), 0);
     assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 9 2>/dev/null", tools_dir(), data_dir), 0);
     assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1000 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
     assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 8 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
+    assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 9 -H 2 -e %s 2>/dev/null", tools_dir(), data_dir, net), 0);
+    assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 9 -H 16 -e %s 2>/dev/null", tools_dir(), data_dir, net),
+                         0);
     assert_int_not_equal(sh("%s/datagen %s-n -g 2 -n 1500 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir,
                             "tests/data/missing.nnue"),
                          0);
@@ -174,8 +178,17 @@ static void test_datagen_network_name(void **state)
                             tools_dir(), data_dir, nets[i]),
                          0);
         assert_int_equal(
-            sh("grep -qx 'nodes 300 seed 9 eval network %08x' %s-c/settings", (unsigned)checksum, data_dir), 0);
+            sh("grep -qx 'nodes 300 seed 9 eval network %08x hash 1' %s-c/settings", (unsigned)checksum, data_dir),
+            0);
     }
+    // A folder of the form before -H (no size: 16 MB) resumes with -H 16 only.
+    assert_int_equal(sh("sed -i 's/ hash 1$//' %s-c/settings", data_dir), 0);
+    assert_int_not_equal(sh("%s/datagen %s-c -g 2 -n 300 -s 9 -e %s 2>/dev/null", tools_dir(), data_dir, nets[1]), 0);
+    assert_int_not_equal(
+        sh("%s/datagen %s-c -g 2 -n 300 -s 9 -H 1 -e %s 2>/dev/null", tools_dir(), data_dir, nets[1]), 0);
+    assert_int_equal(sh("%s/datagen %s-c -g 2 -n 300 -s 9 -H 16 -e %s 2>/dev/null", tools_dir(), data_dir, nets[1]),
+                     0);
+    assert_int_equal(sh("grep -qx 'nodes 300 seed 9 eval network [0-9a-f]*' %s-c/settings", data_dir), 0);
 }
 
 static void test_datagen_output(void **state)

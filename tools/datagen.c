@@ -4,7 +4,7 @@
 // every position with the search's score, best move and the game's result as 32-byte
 // records (packpos.h). Nothing is filtered here: the reader drops what it does not want.
 //
-//   datagen DIR [-t WORKERS] [-g GAMES] [-n NODES] [-s SEED] [-e NET]   play (or resume) a run
+//   datagen DIR [-t WORKERS] [-g GAMES] [-n NODES] [-s SEED] [-e NET] [-H MB]   play (or resume) a run
 //   datagen --stats DIR                                        count records and results
 //   datagen --export-text DIR OUT                              quiet positions for tools/tune
 //
@@ -15,8 +15,12 @@
 // from its own seed (SEED, w, k), so a run is reproducible whatever the interruptions.
 // GAMES is per worker. With -e the games are played with that network (an exported
 // tools/train file), else with the hand-written evaluation. DIR/settings records the
-// nodes, the seed and the evaluation (a network by its checksum) of the run's first
-// command; a resume with other settings is refused, so one folder never mixes them.
+// nodes, the seed, the evaluation (a network by its checksum) and the transposition
+// table's size of the run's first command; a resume with other settings is refused, so
+// one folder never mixes them. The table is 1 MB unless -H says otherwise: searches of a
+// few thousand nodes use little of it, and 16 MB (the size before -H, which a folder
+// whose settings name no size was made with) cost about 6 % of the positions an hour in
+// cache misses and clears.
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
@@ -41,6 +45,8 @@
 enum {
     CHUNK_GAMES = 16,
     HARD_NODES_FACTOR = 8,     // hard node cap per move: soft limit times this
+    DEFAULT_HASH_MB = 1,       // the transposition table without -H
+    LEGACY_HASH_MB = 16,       // .. and in folders whose settings give no size
     MAX_GAME_PLIES = 600,      // a longer game is called a draw
     WIN_SCORE = 2000,          // a side this far ahead (cp, white's view) ..
     WIN_PLIES = 4,             // .. for this many plies in a row has won
@@ -55,6 +61,7 @@ typedef struct {
     long games; // per worker
     uint64_t nodes;
     uint64_t seed;
+    size_t hash_mb;
     const char *net_path; // NULL: the hand-written evaluation
     const Nnue *net;
 } Config;
@@ -145,7 +152,7 @@ static int run_worker(const Config *cfg, int w)
     static TT tt;
     static SearchControl ctl;
     static PackedPos chunk[CHUNK_GAMES * MAX_GAME_PLIES];
-    if (!out || !index || !t || !tt_resize(&tt, 16)) {
+    if (!out || !index || !t || !tt_resize(&tt, cfg->hash_mb)) {
         fprintf(stderr, "datagen: worker %d: no output or memory\n", w);
         return 1;
     }
@@ -185,28 +192,32 @@ static int run_worker(const Config *cfg, int w)
     return 0;
 }
 
-// The settings line of a run: nodes, seed and evaluation (a network by the checksum in
-// its header, which covers every weight).
-static void settings_line(const Config *cfg, char *out, size_t size)
+// The settings line of a run: nodes, seed, evaluation (a network by the checksum in its
+// header, which covers every weight) and, unless with_hash is false (the form before -H),
+// the table's size.
+static void settings_line(const Config *cfg, bool with_hash, char *out, size_t size)
 {
-    if (!cfg->net)
-        snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval hand-written\n", cfg->nodes, cfg->seed);
-    else
-        snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval network %08" PRIx32 "\n", cfg->nodes,
-                 cfg->seed, cfg->net->checksum);
+    char eval[64] = "hand-written", hash[32] = "";
+    if (cfg->net)
+        snprintf(eval, sizeof eval, "network %08" PRIx32, cfg->net->checksum);
+    if (with_hash)
+        snprintf(hash, sizeof hash, " hash %zu", cfg->hash_mb);
+    snprintf(out, size, "nodes %" PRIu64 " seed %" PRIu64 " eval %s%s\n", cfg->nodes, cfg->seed, eval, hash);
 }
 
-// Writes DIR/settings on a run's first command; later commands must match it.
+// Writes DIR/settings on a run's first command; later commands must match it (a line
+// without a size matches -H 16).
 static bool check_settings(const Config *cfg)
 {
-    char want[160], have[160] = "", path[512];
-    settings_line(cfg, want, sizeof want);
+    char want[160], legacy[160], have[160] = "", path[512];
+    settings_line(cfg, true, want, sizeof want);
+    settings_line(cfg, false, legacy, sizeof legacy);
     snprintf(path, sizeof path, "%s/settings", cfg->dir);
     FILE *f = fopen(path, "r");
     if (f) {
         bool read = fgets(have, sizeof have, f) != NULL;
         fclose(f);
-        if (!read || strcmp(have, want)) {
+        if (!read || (strcmp(have, want) && (cfg->hash_mb != LEGACY_HASH_MB || strcmp(have, legacy)))) {
             fprintf(stderr, "datagen: %s was made with \"%.*s\", not \"%.*s\": use another folder\n", cfg->dir,
                     (int)strcspn(have, "\n"), have, (int)strcspn(want, "\n"), want);
             return false;
@@ -344,7 +355,7 @@ static int export_text(const char *dir, const char *path)
 static int usage(const char *argv0)
 {
     fprintf(stderr,
-            "usage: %s DIR [-t WORKERS] [-g GAMES_PER_WORKER] [-n NODES] [-s SEED] [-e NET]\n"
+            "usage: %s DIR [-t WORKERS] [-g GAMES_PER_WORKER] [-n NODES] [-s SEED] [-e NET] [-H HASH_MB]\n"
             "       %s --stats DIR\n"
             "       %s --export-text DIR OUT\n",
             argv0, argv0, argv0);
@@ -362,7 +373,7 @@ int main(int argc, char **argv)
         return export_text(argv[2], argv[3]);
     if (argc < 2 || argv[1][0] == '-')
         return usage(argv[0]);
-    Config cfg = {.dir = argv[1], .workers = 1, .games = 1000000, .nodes = 5000, .seed = 1};
+    Config cfg = {.dir = argv[1], .workers = 1, .games = 1000000, .nodes = 5000, .seed = 1, .hash_mb = DEFAULT_HASH_MB};
     for (int i = 2; i < argc; i++) {
         if (i + 1 >= argc)
             return usage(argv[0]);
@@ -383,6 +394,8 @@ int main(int argc, char **argv)
             cfg.nodes = x;
         else if (!strcmp(argv[i - 1], "-s"))
             cfg.seed = x;
+        else if (!strcmp(argv[i - 1], "-H") && x >= 1 && x <= 4096)
+            cfg.hash_mb = (size_t)x;
         else
             return usage(argv[0]);
     }
