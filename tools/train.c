@@ -29,7 +29,10 @@
 // Records in check, with a noisy best move or a mate score are skipped when loading.
 // Blocks of 128 consecutive records (one or two games) go to the held-out set one time in
 // 32, so held-out positions come from games never trained on; its loss is printed after
-// each epoch next to the training loss. OUT.nnue is exported after every epoch.
+// each epoch next to the training loss. Blocks are counted from each file's start, so a
+// file's split does not move when a file read before it grows (candidates trained on
+// copies of a growing generation share their held-out records). OUT.nnue is exported
+// after every epoch.
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -83,8 +86,8 @@ static bool load_file(Data *d, const char *path, float wdl)
     }
     PackedPos p;
     Sample s;
-    while (fread(&p, sizeof p, 1, f) == 1) {
-        size_t i = d->read++;
+    for (size_t i = 0; fread(&p, sizeof p, 1, f) == 1; i++) {
+        d->read++;
         if (!nn_sample(&p, wdl, NULL, &s)) {
             d->skipped++;
             continue;
