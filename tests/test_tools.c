@@ -220,6 +220,15 @@ static void test_datagen_output(void **state)
     assert_true(lines >= 40); // six games
 }
 
+// Reads train's summary line into the records it trains on and holds out; false for
+// any other line.
+static bool train_counts(const char *line, long *kept, long *held)
+{
+    return sscanf(line, "%*d records: %*d skipped (in check, noisy best move, mate score), %ld to train on, %ld held out",
+                  kept, held)
+           == 2;
+}
+
 // Runs train for two epochs with `options` on the committed sample (too small to hold
 // any out) into data_dir.nnue: the loss must fall by a tenth, the export load into net.
 // Returns the records it trained on.
@@ -234,11 +243,11 @@ static long run_train(const char *options, Nnue *net)
     long kept = 0;
     while (fgets(line, sizeof line, p)) {
         double h;
-        long n;
+        long n, held;
         if (sscanf(line, "epoch 0 (start): train loss %lf", &start) == 1
             || sscanf(line, "epoch 2: train loss %lf, held-out loss %lf", &end, &h) == 2)
             continue;
-        if (sscanf(line, "%*d records: %*d skipped (in check, noisy best move, mate score), %ld to train on", &n) == 1)
+        if (train_counts(line, &n, &held))
             kept = n;
     }
     assert_int_equal(pclose(p), 0);
@@ -258,10 +267,10 @@ static long held_out(const char *files)
     snprintf(cmd, sizeof cmd, "%s/train -o %s-h.nnue -H 8 -e 1 -b 256 -t 1 %s 2>&1", tools_dir(), data_dir, files);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    long held = -1;
+    long held = -1, kept, n;
     while (fgets(line, sizeof line, p))
-        sscanf(line, "%*d records: %*d skipped (in check, noisy best move, mate score), %*d to train on, %ld held out",
-               &held);
+        if (train_counts(line, &kept, &n))
+            held = n;
     assert_int_equal(pclose(p), 0);
     sh("rm -f %s-h.nnue %s-h.nnue.ckpt", data_dir, data_dir);
     return held;
