@@ -267,10 +267,9 @@ static long held_out(const char *files)
     snprintf(cmd, sizeof cmd, "%s/train -o %s-h.nnue -H 8 -e 1 -b 256 -t 1 %s 2>&1", tools_dir(), data_dir, files);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    long held = -1, kept, n;
+    long held = -1, kept;
     while (fgets(line, sizeof line, p))
-        if (train_counts(line, &kept, &n))
-            held = n;
+        train_counts(line, &kept, &held);
     assert_int_equal(pclose(p), 0);
     sh("rm -f %s-h.nnue %s-h.nnue.ckpt", data_dir, data_dir);
     return held;
