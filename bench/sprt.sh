@@ -6,6 +6,7 @@
 # Usage: bench/sprt.sh BASE_REF [elo0 elo1] [tc] [max_games]   (defaults: 0 5 10+0.1 40000)
 #        bench/sprt.sh --resume NAME [max_games]   (continue a run that was cut short)
 #        bench/sprt.sh --pairs NAME   (print the run's results over its complete game pairs)
+#        bench/sprt.sh --docs NAME [NOTE]   (copy the run's record to docs/sprt, see below)
 # Writes runs/sprt/<date>-<time>-<base>-<head>.{pgn.gz,txt,patch} (runs/ is git-ignored: record
 # the verdict in docs/STRENGTH.md); the last lines of .txt give
 # the SPRT verdict; .patch is the tested code's difference from the base, so a change
@@ -30,6 +31,11 @@
 # Games are adjudicated to save time (games average about 150 plies when played out):
 # resigned when both engines see 600 cp or more for one side for 3 moves, drawn after
 # move 40 when both see 10 cp or less for 8 moves.
+# --docs writes docs/sprt/NAME.txt (NAME.txt's comment lines, a line saying when and NOTE,
+# e.g. "paused for the CI", and fastchess's last results with its verdict if it has one),
+# NAME.pgn.gz without its move comments (scores and times: a fifth of the size), and
+# NAME.patch, with which --resume rebuilds the run elsewhere; once a change is on main its
+# .patch may go. It reads a running run's files as they stand, so it can be run at any time.
 # Two settings for a new run, recorded in NAME.txt's first line (a resume keeps them):
 #   OUTPOST_SPRT_EVALFILE=/path/net   both engines built with that network (EVALFILE), so
 #                                     that a search change is measured on one network
@@ -195,6 +201,29 @@ if [ "${1:-}" = "--pairs" ]; then
     fi
     complete_pairs "$work/run.pgn"
     rm -rf "$work"
+    exit 0
+fi
+
+if [ "${1:-}" = "--docs" ]; then
+    name=${2:?usage: bench/sprt.sh --docs NAME [NOTE]}
+    out=runs/sprt/$name dest=docs/sprt state=$state_root/$name
+    [ -f "$out.txt" ] || { echo "no run named $name in runs/sprt" >&2; exit 1; }
+    mkdir -p "$dest"
+    saved=""
+    [ ! -f "$state/config.json" ] || saved=" with $(saved_games "$state/config.json") saved games, state in $state"
+    {
+        grep '^#' "$out.txt"
+        echo "# copied to docs/ $(date -u +%Y-%m-%dT%H:%MZ)${3:+ ($3)}$saved; PGN comments stripped"
+        awk '/^Results of/ { buf = ""; keep = 1 }
+             keep { buf = buf $0 "\n" }
+             /^-----/ && keep { last = buf; keep = 0 }
+             /^SPRT .*completed/ { last = last $0 "\n" }
+             END { printf "%s", last }' "$out.txt"
+    } >"$dest/$name.txt"
+    [ ! -f "$out.patch" ] || cp "$out.patch" "$dest/"
+    if [ -f "$out.pgn" ]; then cat "$out.pgn"; else zcat "$out.pgn.gz"; fi |
+        perl -0pe 's/\s*\{[^}]*\}//g' | gzip -9 >"$dest/$name.pgn.gz"
+    ls -l "$dest/$name".*
     exit 0
 fi
 
