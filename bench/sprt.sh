@@ -33,7 +33,7 @@
 # move 40 when both see 10 cp or less for 8 moves.
 # --docs writes docs/sprt/NAME.txt (NAME.txt's comment lines, a line saying when and NOTE,
 # e.g. "paused for the CI", and fastchess's last results with its verdict if it has one),
-# NAME.pgn.gz without its move comments (scores and times: a fifth of the size), and
+# NAME.pgn.gz without its move comments (scores and times: a third of the size), and
 # NAME.patch, with which --resume rebuilds the run elsewhere; once a change is on main its
 # .patch may go. It reads a running run's files as they stand, so it can be run at any time.
 # Two settings for a new run, recorded in NAME.txt's first line (a resume keeps them):
