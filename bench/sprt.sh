@@ -189,16 +189,16 @@ rebuild_state() {
     echo "# state rebuilt $(date -u +%Y-%m-%dT%H:%MZ) from $base, $name.patch and the PGN's complete pairs: wins losses draws ${stats[*]:0:3}; pairs WW WD WL DD LD LL ${stats[*]:3}" | tee -a "$out.txt"
 }
 
+# Prints the games of run OUT (runs/sprt/NAME): a running run's are in OUT.pgn (so are those
+# of a run killed before it could compress them), a paused or finished run's in OUT.pgn.gz.
+run_pgn() {
+    if [ -f "$1.pgn" ]; then cat "$1.pgn"; else zcat "$1.pgn.gz"; fi
+}
+
 if [ "${1:-}" = "--pairs" ]; then
     name=${2:?usage: bench/sprt.sh --pairs NAME}
     work=$(mktemp -d)
-    # A running run's games are in NAME.pgn (so are those of a run killed before it could
-    # compress them); a paused or finished run's are in NAME.pgn.gz.
-    if [ -f "runs/sprt/$name.pgn" ]; then
-        cp "runs/sprt/$name.pgn" "$work/run.pgn"
-    else
-        zcat "runs/sprt/$name.pgn.gz" >"$work/run.pgn"
-    fi
+    run_pgn "runs/sprt/$name" >"$work/run.pgn"
     complete_pairs "$work/run.pgn"
     rm -rf "$work"
     exit 0
@@ -221,8 +221,7 @@ if [ "${1:-}" = "--docs" ]; then
              END { printf "%s", last }' "$out.txt"
     } >"$dest/$name.txt"
     [ ! -f "$out.patch" ] || cp "$out.patch" "$dest/"
-    if [ -f "$out.pgn" ]; then cat "$out.pgn"; else zcat "$out.pgn.gz"; fi |
-        perl -0pe 's/\s*\{[^}]*\}//g' | gzip -9 >"$dest/$name.pgn.gz"
+    run_pgn "$out" | perl -0pe 's/\s*\{[^}]*\}//g' | gzip -9 >"$dest/$name.pgn.gz"
     ls -l "$dest/$name".*
     exit 0
 fi
