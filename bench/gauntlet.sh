@@ -9,7 +9,9 @@
 # Hash 16, one thread each, concurrency 2, openings from tests/data/openings.epd with
 # colours swapped per opening. Writes runs/gauntlet/<date>-<opponent>-<commit>.{pgn.gz,txt};
 # add the result to docs/STRENGTH.md (newest first) and the ladder in README.md.
-# bench/ladder.sh sums runs split across sessions.
+# bench/ladder.sh sums runs split across sessions. The .txt's second line gives both
+# engines' `bench` nps, measured just before the match, when the opponent has a bench: a
+# result against a package engine depends on the machine's speed ratio.
 # OUTPOST_ELO=X plays Outpost with UCI_LimitStrength at UCI_Elo X (the calibration of
 # issue 34: bench/gauntlet.sh sf1800 with OUTPOST_ELO=1800 should score 35-65 %).
 set -eu
@@ -49,6 +51,14 @@ reap_orphans()
 }
 {
     echo "# Outpost $commit vs ${opp[1]#name=}, $GAMES games, tc $TC, $(date -u +%Y-%m-%dT%H:%MZ)"
+    case $OPP in
+    ethereal | weiss | stash | berserk | sf[0-9]*)
+        o_nps=$(bench_nps "$work/outpost")
+        b_nps=$(bench_nps "${opp[0]#cmd=}")
+        ratio=$(awk -v a="$o_nps" -v b="$b_nps" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "n/a" }')
+        echo "# bench nps: Outpost $o_nps, ${opp[1]#name=} $b_nps (ratio $ratio)"
+        ;;
+    esac
     # A process group of its own (setsid) holds fastchess and every engine it starts.
     setsid fastchess -engine cmd="$work/outpost" "name=Outpost${OUTPOST_ELO:+-Elo$OUTPOST_ELO}" "${mine[@]}" -engine "${opp[@]}" \
         -each tc="$TC" option.Hash=16 -rounds $((GAMES / 2)) -games 2 -repeat -concurrency 2 \

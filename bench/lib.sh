@@ -18,3 +18,13 @@ prepare_engine() {
     cp outpost "$work/outpost"
     commit=$(bench/engine_rev.sh)
 }
+
+# Prints the nodes per second of `$1 bench` (an engine that takes `bench` as its argument:
+# Outpost, Ethereal, Stash, Berserk, Weiss, Stockfish), read as the last number on the last
+# line that names nps or nodes/second, or "n/a" when the engine gives none within 5 minutes.
+bench_nps() {
+    local nps
+    nps=$(timeout 300 "$1" bench </dev/null 2>&1 | grep -iE 'nps|nodes/second' | tail -n 1 |
+        grep -oE '[0-9]+' | tail -n 1) || true
+    echo "${nps:-n/a}"
+}
