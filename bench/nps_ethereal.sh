@@ -6,14 +6,15 @@
 set -eu
 export PATH="$PATH:/usr/games" # Debian installs the engines there
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 make -s
-out=$(./outpost bench | tail -n 1)
-o_nps=$(echo "$out" | awk '{print $3}')
-echo "Outpost:  $out"
+o_nps=$(bench_nps ./outpost)
+echo "Outpost:  $o_nps nps"
 if ! command -v ethereal-chess >/dev/null; then
     echo "ethereal-chess not installed (sudo apt-get install ethereal-chess): no comparison"; exit 0
 fi
-eth=$(ethereal-chess bench 2>&1 | grep -iE 'nps|nodes' | tail -n 3)
-e_nps=$(echo "$eth" | grep -i 'nps' | grep -oE '[0-9]+' | tail -n 1)
-echo "Ethereal: $(echo "$eth" | tr '\n' ' ')"
-awk -v a="$o_nps" -v b="$e_nps" 'BEGIN { printf "nps ratio Outpost/Ethereal: %.2f\n", a / b }'
+e_nps=$(bench_nps ethereal-chess)
+echo "Ethereal: $e_nps nps"
+awk -v a="$o_nps" -v b="$e_nps" 'BEGIN {
+    if (a + 0 > 0 && b + 0 > 0) printf "nps ratio Outpost/Ethereal: %.2f\n", a / b
+    else print "nps ratio Outpost/Ethereal: n/a (a bench gave no nps)" }'
