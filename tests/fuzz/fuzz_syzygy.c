@@ -40,15 +40,23 @@ static void copy_file(const char *from, const char *to)
     fclose(out);
 }
 
+static char dir[64];
+
+// The temporary directory is made once a process and is empty between inputs.
+static void remove_dir(void)
+{
+    rmdir(dir);
+}
+
 int fuzz_syzygy(const uint8_t *data, size_t size)
 {
     fuzz_init();
     if (size < 1)
         return 0;
-    static char dir[64];
     if (!dir[0]) {
         snprintf(dir, sizeof dir, "/tmp/outpost_fuzz_tb_%d", (int)getpid());
         mkdir(dir, 0700);
+        atexit(remove_dir);
     }
     const FuzzTable *t = &TABLES[data[0] % N_TABLES];
     bool dtz = (data[0] / N_TABLES) & 1;
