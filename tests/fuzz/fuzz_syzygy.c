@@ -40,9 +40,10 @@ static void copy_file(const char *from, const char *to)
     fclose(out);
 }
 
+// The temporary directory, made once a process; its tables are removed after each input,
+// and the directory itself at exit (remove_dir).
 static char dir[64];
 
-// The temporary directory is made once a process and is empty between inputs.
 static void remove_dir(void)
 {
     rmdir(dir);
