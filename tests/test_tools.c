@@ -7,7 +7,8 @@
 // held-out loss and exports a network the engine loads; tune with no epochs writes src/weights.c back unchanged (the
 // layout contract between weights.h, the tuner and the table); a few epochs lower the
 // error; pgn2data turns a fastchess PGN into the records, naming and skipping a
-// malformed game.
+// malformed game; distill writes quiet children of the training records scored by a
+// network, which train -d trains on without holding any out.
 #define _POSIX_C_SOURCE 200809L // popen, getpid
 #include "test_util.h"
 
@@ -16,8 +17,10 @@
 #include "move.h"
 #include "movegen.h"
 #include "nnue.h"
+#include "nnue_train.h"
 #include "packpos.h"
 #include "position.h"
+#include "see.h"
 
 static char data_dir[64], data_path[64], weights_path[64];
 
@@ -439,6 +442,129 @@ static void test_pgn2data(void **state)
     remove(bin);
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+// Runs distill with `args` into out; returns its exit status.
+static int run_distill(const char *out, const char *args)
+{
+    return sh("%s/distill %s tests/data/nnue_tiny.nnue %s >/dev/null 2>&1", tools_dir(), out, args);
+}
+
+// distill on the committed sample and its positions one move on (6,000 records, so that
+// records 3,968-4,095 fall in train's held-out blocks): every record it writes is a quiet child (not in check,
+// no capture winning material by SEE) of a record outside those blocks, scored with the
+// network's static evaluation, with no move; the same seed writes the same bytes, another
+// seed others; train -d trains on all of them and holds out what it held out before; a bad
+// option or a missing network is refused.
+static void test_distill(void **state)
+{
+    (void)state;
+    char in[96], out[96], again[96], other[96];
+    snprintf(in, sizeof in, "%s-d2.bin", data_dir);
+    snprintf(out, sizeof out, "%s-d.bin", data_dir);
+    snprintf(again, sizeof again, "%s-d-again.bin", data_dir);
+    snprintf(other, sizeof other, "%s-d-other.bin", data_dir);
+    static Position pos;
+    char err[128];
+    PackedPos rec;
+    UnpackedPos u;
+    // The sample, then each of its positions one move on: 6,000 records, the held-out ones
+    // unlike any before them.
+    assert_int_equal(sh("cp tests/data/nnue_sample.bin %s", in), 0);
+    FILE *src = fopen("tests/data/nnue_sample.bin", "rb"), *f = fopen(in, "ab");
+    assert_true(src && f);
+    while (fread(&rec, sizeof rec, 1, src) == 1) {
+        assert_true(packpos_unpack(&rec, &u));
+        assert_true(pos_set_fen(&pos, u.fen, false, err, sizeof err));
+        MoveList list;
+        gen_moves(&pos, &list, GEN_ALL);
+        if (list.count)
+            pos_make_move(&pos, list.moves[0]);
+        packpos_pack(&pos, u.score, MOVE_NONE, u.result, &rec);
+        assert_int_equal(fwrite(&rec, sizeof rec, 1, f), 1);
+    }
+    fclose(src);
+    assert_int_equal(fclose(f), 0);
+    char args[256];
+    snprintf(args, sizeof args, "-k 3 -s 4 %s", in);
+    assert_int_equal(run_distill(out, args), 0);
+    assert_int_equal(run_distill(again, args), 0);
+    snprintf(args, sizeof args, "-k 3 -s 5 %s", in);
+    assert_int_equal(run_distill(other, args), 0);
+    assert_int_equal(sh("cmp -s %s %s", out, again), 0);
+    assert_int_not_equal(sh("cmp -s %s %s", out, other), 0);
+    assert_int_not_equal(run_distill(again, "-k 0 tests/data/nnue_sample.bin"), 0);
+    assert_int_not_equal(run_distill(again, "-x 1 tests/data/nnue_sample.bin"), 0);
+    assert_int_not_equal(sh("%s/distill %s tests/data/missing.nnue %s >/dev/null 2>&1", tools_dir(), again, in), 0);
+
+    // The keys of every child of every record outside the held-out blocks.
+    static uint64_t keys[6000 * MAX_MOVES];
+    size_t n_keys = 0;
+    f = fopen(in, "rb");
+    assert_non_null(f);
+    for (size_t i = 0; fread(&rec, sizeof rec, 1, f) == 1; i++) {
+        if (nn_held_out(i) || !packpos_unpack(&rec, &u) || !pos_set_fen(&pos, u.fen, false, err, sizeof err))
+            continue;
+        MoveList list;
+        gen_moves(&pos, &list, GEN_ALL);
+        for (int j = 0; j < list.count; j++) {
+            pos_make_move(&pos, list.moves[j]);
+            keys[n_keys++] = pos_key(&pos);
+            pos_unmake_move(&pos, list.moves[j]);
+        }
+    }
+    fclose(f);
+    qsort(keys, n_keys, sizeof *keys, cmp_key);
+
+    static Nnue net;
+    assert_true(nnue_load(&net, "tests/data/nnue_tiny.nnue", err, sizeof err));
+    f = fopen(out, "rb");
+    assert_non_null(f);
+    long written = 0;
+    while (fread(&rec, sizeof rec, 1, f) == 1) {
+        assert_true(packpos_unpack(&rec, &u));
+        assert_true(pos_set_fen(&pos, u.fen, false, err, sizeof err));
+        uint64_t key = pos_key(&pos);
+        if (!bsearch(&key, keys, n_keys, sizeof *keys, cmp_key))
+            fail_msg("record %ld (%s) is no child of a record train trains on", written, u.fen);
+        assert_false(pos_in_check(&pos));
+        MoveList list;
+        gen_moves(&pos, &list, GEN_NOISY);
+        for (int j = 0; j < list.count; j++)
+            assert_false(see_ge(&pos, list.moves[j], 1));
+        Accumulator acc;
+        nnue_refresh(&net, &pos, &acc);
+        assert_int_equal(u.score, nnue_evaluate(&net, &acc, pos.side, popcount(pos_occupied(&pos))));
+        assert_int_equal(u.move, MOVE_NONE);
+        assert_true(u.result >= 0 && u.result <= 2);
+        written++;
+    }
+    fclose(f);
+    nnue_free(&net);
+    assert_true(written > 3000);
+
+    // train -d: the distilled records all trained on, the held-out ones unchanged.
+    char cmd[512], line[256];
+    long kept[2] = {0, 0}, held[2] = {-1, -1};
+    for (int with = 0; with < 2; with++) {
+        snprintf(cmd, sizeof cmd, "%s/train -o %s-t.nnue -H 8 -e 1 -b 256 -t 1 %s%s %s 2>&1", tools_dir(), data_dir,
+                 with ? "-d " : "", with ? out : "", in);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        while (fgets(line, sizeof line, p))
+            train_counts(line, &kept[with], &held[with]);
+        assert_int_equal(pclose(p), 0);
+    }
+    assert_true(held[0] > 0);
+    assert_int_equal(held[1], held[0]);
+    assert_int_equal(kept[1], kept[0] + written);
+    sh("rm -f %s %s %s %s %s-t.nnue %s-t.nnue.ckpt", in, out, again, other, data_dir, data_dir);
+}
+
 int main(void)
 {
     init_tables();
@@ -454,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_tune_round_trip),
         cmocka_unit_test(test_tune_lowers_error),
         cmocka_unit_test(test_pgn2data),
+        cmocka_unit_test(test_distill),
     };
     return cmocka_run_group_tests_name("tools", tests, group_setup, group_teardown);
 }

@@ -67,6 +67,12 @@ void nn_free(Net *net);
 // move, a mate score (or a malformed record).
 bool nn_sample(const PackedPos *rec, float wdl, const NnueInputs *in, Sample *out);
 
+// Whether the i-th record of a file (from 0) is held out: blocks of 128 consecutive
+// records (one or two games) one time in 32, counted from the file's start, so held-out
+// positions come from games never trained on and a file's split does not move when a file
+// read before it grows.
+static inline bool nn_held_out(size_t i) { return i / 128 % 32 == 31; }
+
 // Decodes a record that nn_sample accepted, without checking it again (fast: no FEN);
 // with `mirror`, as the position reflected left to right (files a <-> h), which the
 // network's inputs (no castling rights) cannot tell from a position of equal value.

@@ -26,13 +26,17 @@
 //                 or a larger -H, a network of the plain inputs is grown into that shape
 //                 first (nn_grow: it starts out computing what P computes)
 //
+//     -d EXTRA    more data (a folder or a file, up to 16 of them) trained on in full,
+//                 none held out: tools/distill's records, whose held-out loss would say
+//                 how well the network copies another, not how well it predicts games
+//
 // Records in check, with a noisy best move or a mate score are skipped when loading.
 // Blocks of 128 consecutive records (one or two games) go to the held-out set one time in
-// 32, so held-out positions come from games never trained on; its loss is printed after
-// each epoch next to the training loss. Blocks are counted from each file's start, so a
-// file's split does not move when a file read before it grows (candidates trained on
-// copies of a growing generation share their held-out records). OUT.nnue is exported
-// after every epoch.
+// 32 (nn_held_out), so held-out positions come from games never trained on; its loss is
+// printed after each epoch next to the training loss. Blocks are counted from each file's
+// start, so a file's split does not move when a file read before it grows (candidates
+// trained on copies of a growing generation share their held-out records). OUT.nnue is
+// exported after every epoch.
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <math.h>
@@ -48,7 +52,7 @@
 #include "timeman.h"
 #include "zobrist.h"
 
-enum { MAX_THREADS = 64, HOLDOUT_BLOCK = 128, HOLDOUT_EVERY = 32 };
+enum { MAX_THREADS = 64, MAX_EXTRA = 16 };
 
 static const double PI = 3.14159265358979323846;
 static const size_t MIRRORED = (size_t)1 << (sizeof(size_t) * 8 - 1); // a flag in an index
@@ -77,7 +81,9 @@ typedef struct {
     size_t read, skipped;
 } Data;
 
-static bool load_file(Data *d, const char *path, float wdl)
+// Reads a file's records: every one trained on when all_train (-d), else held out by
+// nn_held_out.
+static bool load_file(Data *d, const char *path, float wdl, bool all_train)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -92,7 +98,7 @@ static bool load_file(Data *d, const char *path, float wdl)
             d->skipped++;
             continue;
         }
-        if (!push((i / HOLDOUT_BLOCK) % HOLDOUT_EVERY == HOLDOUT_EVERY - 1 ? &d->held : &d->train, &p)) {
+        if (!push(!all_train && nn_held_out(i) ? &d->held : &d->train, &p)) {
             fclose(f);
             fprintf(stderr, "train: out of memory\n");
             return false;
@@ -103,17 +109,17 @@ static bool load_file(Data *d, const char *path, float wdl)
 }
 
 // A datagen folder (its data-W.bin files) or one file.
-static bool load(Data *d, const char *path, float wdl)
+static bool load(Data *d, const char *path, float wdl, bool all_train)
 {
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return load_file(d, path, wdl);
+        return load_file(d, path, wdl, all_train);
     for (int w = 0;; w++) {
         char bin[1024];
         snprintf(bin, sizeof bin, "%s/data-%d.bin", path, w);
         if (stat(bin, &st) != 0)
             return w > 0 || (fprintf(stderr, "train: no data-0.bin in %s\n", path), false);
-        if (!load_file(d, bin, wdl))
+        if (!load_file(d, bin, wdl, all_train))
             return false;
     }
 }
@@ -182,7 +188,7 @@ static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
 static int usage(void)
 {
     fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N [-F]] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
-                    "             [--resume CKPT | --init CKPT] DATA...\n");
+                    "             [-d EXTRA]... [--resume CKPT | --init CKPT] DATA...\n");
     return 2;
 }
 
@@ -193,6 +199,8 @@ typedef struct {
     float lr, wdl;
     uint64_t seed;
     bool mirror, factor, hidden_set;
+    const char *extra[MAX_EXTRA]; // -d: trained on, none held out
+    int n_extra;
     int first_data; // argv index of the first data file
     char ckpt_default[1024];
 } Settings;
@@ -231,6 +239,7 @@ static bool parse_args(int argc, char **argv, Settings *o)
         else if (!strcmp(a, "-l")) o->lr = (float)atof(v);
         else if (!strcmp(a, "-w")) o->wdl = (float)atof(v);
         else if (!strcmp(a, "-s")) o->seed = strtoull(v, NULL, 10);
+        else if (!strcmp(a, "-d") && o->n_extra < MAX_EXTRA) o->extra[o->n_extra++] = v;
         else return false;
     }
     if (!o->out || o->first_data >= argc || o->hidden < 1 || o->hidden > 4096 || o->buckets < 0
@@ -370,7 +379,10 @@ int main(int argc, char **argv)
         return usage();
     static Data data;
     for (int i = o.first_data; i < argc; i++)
-        if (!load(&data, argv[i], o.wdl))
+        if (!load(&data, argv[i], o.wdl, false))
+            return 1;
+    for (int i = 0; i < o.n_extra; i++)
+        if (!load(&data, o.extra[i], o.wdl, true))
             return 1;
     fprintf(stderr, "%zu records: %zu skipped (in check, noisy best move, mate score), %zu to train on, %zu held out\n",
             data.read, data.skipped, data.train.n, data.held.n);
