@@ -54,7 +54,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
-    sh("rm -rf %s %s-a %s-b %s-c %s-n", data_dir, data_dir, data_dir, data_dir, data_dir);
+    sh("rm -rf %s %s-a %s-b %s-c %s-n %s-d*.bin", data_dir, data_dir, data_dir, data_dir, data_dir, data_dir);
     remove(data_path);
     remove(weights_path);
     return 0;
@@ -324,7 +324,8 @@ static void train_refuses(const char *options, const char *reason)
 }
 
 // train -K 4, plain and factorised (-F): a version-3 network of four king buckets; -K
-// with -m, and -F without -K, are refused with their reasons.
+// with -m, and -F without -K, are refused with their reasons; a king-bucketed export goes
+// on in its shape, factorised again with -F.
 static void test_train_king_buckets(void **state)
 {
     (void)state;
@@ -337,6 +338,34 @@ static void test_train_king_buckets(void **state)
     }
     train_refuses("-K 4 -m", "-m adds nothing with -K");
     train_refuses("-F", "-F factorises king buckets: it needs -K");
+
+    // Going on from that export: in its own shape, with -F its shared rows back at zero;
+    // either way the loss before the first step is the export's. Another -K is refused.
+    char kb[128], cmd[512], line[256];
+    snprintf(kb, sizeof kb, "%s-kb.nnue", data_dir);
+    assert_int_equal(sh("%s/train -o %s -H 8 -O 2 -K 4 -F -e 1 -b 256 -t 1 tests/data/nnue_sample.bin >/dev/null 2>&1",
+                        tools_dir(), kb),
+                     0);
+    double start[2] = {-1, -1};
+    for (int factor = 0; factor < 2; factor++) {
+        snprintf(cmd, sizeof cmd, "%s/train -o %s.nnue -O 2 -K 4 %s -e 1 -b 256 -t 1 --init %s "
+                 "tests/data/nnue_sample.bin 2>&1", tools_dir(), data_dir, factor ? "-F" : "", kb);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        bool said = false;
+        while (fgets(line, sizeof line, p)) {
+            sscanf(line, "epoch 0 (start): train loss %lf", &start[factor]);
+            said |= strstr(line, factor ? "4 king buckets (factorised)" : "4 king buckets, ") != NULL;
+        }
+        assert_int_equal(pclose(p), 0);
+        assert_true(said);
+    }
+    assert_true(start[0] > 0);
+    assert_true(start[0] == start[1]);
+    char refused[256];
+    snprintf(refused, sizeof refused, "-O 2 -K 2 -F --init %s", kb);
+    train_refuses(refused, "cannot grow");
+    sh("rm -f %s %s.ckpt %s.nnue %s.nnue.ckpt", kb, kb, data_dir, data_dir);
 }
 
 // Runs tune on the generated data; returns its stderr in buf.

@@ -24,7 +24,9 @@
 //                 checkpoint, or a network this tool exported (its float form recovered
 //                 from the integers, as when the checkpoint is gone); with -K (and -F)
 //                 or a larger -H, a network of the plain inputs is grown into that shape
-//                 first (nn_grow: it starts out computing what P computes)
+//                 first (nn_grow: it starts out computing what P computes); a
+//                 king-bucketed P with its own -K goes on in its shape, and -F gives
+//                 it zero shared rows again (an export has them folded in)
 //
 //     -d EXTRA    more data (a folder or a file, up to 16 of them) trained on in full,
 //                 none held out: tools/distill's records, whose held-out loss would say
@@ -293,7 +295,18 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
         fprintf(stderr, "train: %s has %d output buckets, not 1 or %d\n", o->init, net->buckets, o->buckets);
         return false;
     }
-    if (loaded && o->init && (o->kbuckets || (o->hidden_set && o->hidden != net->hidden))) {
+    NnueInputs same = {0};
+    if (loaded && o->init && net->in.kbuckets && o->kbuckets == net->in.kbuckets
+        && (!o->hidden_set || o->hidden == net->hidden) && nn_king_layout(o->kbuckets, &same)
+        && !memcmp(same.layout, net->in.layout, sizeof same.layout)) {
+        // A king-bucketed network goes on in its own shape. An export has the shared rows
+        // folded into every bucket's; -F gives it shared rows again, zero to start, so that
+        // it computes what it did and its buckets learn together once more.
+        if (o->factor && !net->factor && !nn_add_factor(net)) {
+            fprintf(stderr, "train: out of memory\n");
+            return false;
+        }
+    } else if (loaded && o->init && (o->kbuckets || (o->hidden_set && o->hidden != net->hidden))) {
         NnueInputs in = {0};
         int from_hidden = net->hidden;
         if ((o->kbuckets && !nn_king_layout(o->kbuckets, &in))
