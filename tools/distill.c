@@ -10,11 +10,9 @@
 // them with -d (trained on, never held out).
 //
 //   distill OUT.bin NET [-k K] [-s SEED] DATA...   DATA: datagen folders or .bin files
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "attacks.h"
 #include "movegen.h"
@@ -86,8 +84,9 @@ static bool distill_record(Distiller *d, const PackedPos *rec)
     return true;
 }
 
-static bool distill_file(Distiller *d, const char *path)
+static bool distill_file(const char *path, void *ctx)
 {
+    Distiller *d = ctx;
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "distill: cannot open %s\n", path);
@@ -106,22 +105,6 @@ static bool distill_file(Distiller *d, const char *path)
     if (!ok)
         fprintf(stderr, "distill: write failed\n");
     return ok;
-}
-
-// A datagen folder (its data-W.bin files) or one file.
-static bool distill_path(Distiller *d, const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return distill_file(d, path);
-    for (int w = 0;; w++) {
-        char bin[1024];
-        snprintf(bin, sizeof bin, "%s/data-%d.bin", path, w);
-        if (stat(bin, &st) != 0)
-            return w > 0 || (fprintf(stderr, "distill: no data-0.bin in %s\n", path), false);
-        if (!distill_file(d, bin))
-            return false;
-    }
 }
 
 static int usage(void)
@@ -166,7 +149,7 @@ int main(int argc, char **argv)
     }
     bool ok = true;
     for (; i < argc && ok; i++)
-        ok = distill_path(&d, argv[i]);
+        ok = nn_for_each_data_file(argv[i], "distill", distill_file, &d);
     ok = fclose(d.out) == 0 && ok;
     nnue_free(&net);
     printf("%ld records used, %ld held out, %ld skipped (in check, noisy best move, mate score); %ld children "

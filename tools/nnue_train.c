@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The network trainer's core: forward and backward passes, AdamW, checkpoints, export.
+#define _POSIX_C_SOURCE 200809L // stat
 #include "nnue_train.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "movegen.h"
 #include "rng.h"
@@ -497,4 +499,19 @@ bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t s
     nn_free(net);
     *net = g;
     return true;
+}
+
+bool nn_for_each_data_file(const char *path, const char *tool, bool (*fn)(const char *file, void *ctx), void *ctx)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return fn(path, ctx);
+    for (int w = 0;; w++) {
+        char bin[1024];
+        snprintf(bin, sizeof bin, "%s/data-%d.bin", path, w);
+        if (stat(bin, &st) != 0)
+            return w > 0 || (fprintf(stderr, "%s: no data-0.bin in %s\n", tool, path), false);
+        if (!fn(bin, ctx))
+            return false;
+    }
 }

@@ -40,13 +40,11 @@
 // trained on copies of a growing generation share their held-out records). OUT.nnue is
 // exported after every epoch.
 #define _POSIX_C_SOURCE 200809L
-#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "attacks.h"
 #include "nnue_train.h"
@@ -83,10 +81,17 @@ typedef struct {
     size_t read, skipped;
 } Data;
 
-// Reads a file's records: every one trained on when all_train (-d), else held out by
-// nn_held_out.
-static bool load_file(Data *d, const char *path, float wdl, bool all_train)
+// Where load_file puts a file's records.
+typedef struct {
+    Data *data;
+    float wdl;
+    bool all_train; // every record trained on (-d), else held out by nn_held_out
+} Loading;
+
+static bool load_file(const char *path, void *ctx)
 {
+    Loading *l = ctx;
+    Data *d = l->data;
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "train: cannot open %s\n", path);
@@ -96,11 +101,11 @@ static bool load_file(Data *d, const char *path, float wdl, bool all_train)
     Sample s;
     for (size_t i = 0; fread(&p, sizeof p, 1, f) == 1; i++) {
         d->read++;
-        if (!nn_sample(&p, wdl, NULL, &s)) {
+        if (!nn_sample(&p, l->wdl, NULL, &s)) {
             d->skipped++;
             continue;
         }
-        if (!push(!all_train && nn_held_out(i) ? &d->held : &d->train, &p)) {
+        if (!push(!l->all_train && nn_held_out(i) ? &d->held : &d->train, &p)) {
             fclose(f);
             fprintf(stderr, "train: out of memory\n");
             return false;
@@ -113,17 +118,8 @@ static bool load_file(Data *d, const char *path, float wdl, bool all_train)
 // A datagen folder (its data-W.bin files) or one file.
 static bool load(Data *d, const char *path, float wdl, bool all_train)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
-        return load_file(d, path, wdl, all_train);
-    for (int w = 0;; w++) {
-        char bin[1024];
-        snprintf(bin, sizeof bin, "%s/data-%d.bin", path, w);
-        if (stat(bin, &st) != 0)
-            return w > 0 || (fprintf(stderr, "train: no data-0.bin in %s\n", path), false);
-        if (!load_file(d, bin, wdl, all_train))
-            return false;
-    }
+    Loading l = {d, wdl, all_train};
+    return nn_for_each_data_file(path, "train", load_file, &l);
 }
 
 /* ---------------------------------------------------------------- parallel gradient */
