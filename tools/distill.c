@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Labels positions near the data's with a network's static evaluation (docs/NETWORKS.md,
-// "Distillation"): for each record that tools/train would train on (not in its held-out
-// blocks, not one its reader skips), up to K children of the position, chosen at random,
-// that are quiet (not in check, no capture that wins material by SEE for the side to
-// move), each written as a record scored by the network (side to move's view), with no
-// best move and the parent game's result. A network grown into a new shape (king buckets,
-// a wider layer) learns from them what the network it grew from computes, on many more
-// positions than the searches scored, before and beside the searched data; train takes
-// them with -d (trained on, never held out).
+// Labels positions near the data's with a network's static evaluation (docs/NNUE.md,
+// "Labelled by a network"): for each record that tools/train would train on (not in its
+// held-out blocks, not one its reader skips), up to K children of the position, chosen at
+// random, that are quiet (not in check, no capture that wins material by SEE for the side
+// to move), each written as a record scored by the network (side to move's view), with no
+// best move and the parent game's result. A network grown into a new shape (king buckets, a
+// wider layer) learns from them what the network it grew from computes, on many more
+// positions than the searches scored, before and beside the searched data; train takes them
+// with -d (trained on, never held out). With net 8 as the teacher of its own growth they
+// made the student worse (docs/NETWORKS.md, 2026-12-02): a teacher must know more than the
+// searched data say.
 //
 //   distill OUT.bin NET [-k K] [-s SEED] DATA...   DATA: datagen folders or .bin files
 #include <stdio.h>
