@@ -67,6 +67,7 @@ static bool distill_record(Distiller *d, const PackedPos *rec)
         list.moves[i] = m;
         d->children++;
         pos_make_move(&pos, m);
+        bool ok = true;
         if (pos_in_check(&pos) || has_winning_noisy(&pos)) {
             d->not_quiet++;
         } else {
@@ -75,13 +76,12 @@ static bool distill_record(Distiller *d, const PackedPos *rec)
             Score score = nnue_evaluate(d->net, &acc, pos.side, popcount(pos_occupied(&pos)));
             PackedPos child;
             packpos_pack(&pos, score, MOVE_NONE, u.result, &child);
-            if (fwrite(&child, sizeof child, 1, d->out) != 1) {
-                pos_unmake_move(&pos, m);
-                return false;
-            }
-            d->written++;
+            ok = fwrite(&child, sizeof child, 1, d->out) == 1;
+            d->written += ok;
         }
         pos_unmake_move(&pos, m);
+        if (!ok)
+            return false;
     }
     return true;
 }
