@@ -61,6 +61,9 @@ char *pos_write_placement(const uint8_t board[64], char *out);
 
 // Makes a legal move (as produced by movegen). Must be undone with pos_unmake_move.
 void pos_make_move(Position *pos, Move m);
+// The key pos will have once the legal move m is made, without making it (so the search
+// can prefetch the child's TT entry before the make).
+Key pos_key_after(const Position *pos, Move m);
 void pos_unmake_move(Position *pos, Move m);
 // Where king and rook of `color` end up when the king on ksq castles with the rook on rsq.
 void pos_castle_squares(int color, Square ksq, Square rsq, Square *kto, Square *rto);

@@ -418,6 +418,37 @@ void pos_make_move(Position *pos, Move m)
     assert(pos_is_ok(pos));
 }
 
+Key pos_key_after(const Position *pos, Move m)
+{
+    const StateInfo *st = pos_state(pos);
+    int us = pos->side;
+    Square from = move_from(m), to = move_to(m);
+    int piece = pos->board[from];
+    Key key = st->key ^ zobrist.side;
+    if (st->ep != SQ_NONE)
+        key ^= zobrist.ep_file[sq_file(st->ep)];
+    if (move_is_castle(m)) {
+        Square kto, rto;
+        pos_castle_squares(us, from, to, &kto, &rto);
+        key ^= zobrist.piece_square[piece][from] ^ zobrist.piece_square[piece][kto]
+             ^ zobrist.piece_square[pos->board[to]][to] ^ zobrist.piece_square[pos->board[to]][rto];
+    } else {
+        if (move_is_capture(m)) {
+            Square capsq = move_is_ep(m) ? (us == WHITE ? to - 8 : to + 8) : to;
+            key ^= zobrist.piece_square[pos->board[capsq]][capsq];
+        }
+        int placed = move_is_promo(m) ? make_piece(us, move_promo_type(m)) : piece;
+        key ^= zobrist.piece_square[piece][from] ^ zobrist.piece_square[placed][to];
+    }
+    int rights = st->castling & pos->castle_mask[from] & pos->castle_mask[to];
+    key ^= zobrist.castling[st->castling] ^ zobrist.castling[rights];
+    // As set_ep_if_capturable after the move: the other side's pawns do not move.
+    Square ep = (from + to) / 2;
+    if (move_flag(m) == FLAG_DOUBLE_PUSH && (pawn_attacks(us, ep) & pos_pieces(pos, color_flip(us), PAWN)))
+        key ^= zobrist.ep_file[sq_file(ep)];
+    return key;
+}
+
 void pos_unmake_move(Position *pos, Move m)
 {
     int us = color_flip(pos->side);

@@ -152,17 +152,17 @@ static void update_pv(SearchThread *t, int ply, Move m)
 // network, updating the next ply's accumulator (perft and UCI use the plain make).
 static void search_make(SearchThread *t, SearchStack *ss, Move m)
 {
+    // The child's TT probe comes first: its bucket loads while the move is made.
+    tt_prefetch(t->tt, pos_key_after(&t->pos, m));
     ss->move = m;
     ss->moved = t->pos.board[move_from(m)];
     ss->cont_row = hist_cont_row(&t->hist, &t->pos, m);
     if (!t->nnue) {
         pos_make_move(&t->pos, m);
-        tt_prefetch(t->tt, pos_key(&t->pos)); // the child's probe comes next
     } else {
         NnueDelta d; // taken before the move: the pieces it moves and takes
         nnue_delta(&t->pos, m, &d);
         pos_make_move(&t->pos, m);
-        tt_prefetch(t->tt, pos_key(&t->pos));
         nnue_apply(t->nnue, &t->acc[ss->ply], &t->acc[ss->ply + 1], &d, &t->pos, &t->nnue_cache);
 #ifndef NDEBUG
         Accumulator fresh; // debug builds check the update against a refresh

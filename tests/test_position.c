@@ -141,7 +141,8 @@ static void test_fen_rejects(void **state)
 }
 
 // Walks the move tree to `depth`, checking at every node that make+unmake restores the
-// position byte for byte and that the incremental key equals one computed from scratch.
+// position byte for byte, that the incremental key equals one computed from scratch and
+// that pos_key_after foretold it (castling, en passant, promotions, lost rights).
 static void walk(Position *p, int depth)
 {
     assert_true(pos_state(p)->key == pos_compute_key(p));
@@ -154,7 +155,9 @@ static void walk(Position *p, int depth)
         unsigned char saved[offsetof(Position, states)];
         memcpy(saved, p, sizeof saved);
         StateInfo st = *pos_state(p);
+        Key foretold = pos_key_after(p, list.moves[i]);
         pos_make_move(p, list.moves[i]);
+        assert_true(pos_key(p) == foretold);
         walk(p, depth - 1);
         pos_unmake_move(p, list.moves[i]);
         assert_memory_equal(saved, p, sizeof saved);
