@@ -352,6 +352,49 @@ static void test_grow(void **state)
     remove("build/test_grow_g.nnue");
 }
 
+// An export factorised again has its rows split into their mean over the buckets (shared)
+// and the rest, computing what it did; AdamW then decays the buckets' own rows by -R's
+// extra rate and the shared rows by the plain one.
+static void test_share_mean_and_own_decay(void **state)
+{
+    (void)state;
+    static Sample kb[300];
+    NnueInputs in;
+    assert_true(nn_king_layout(2, &in));
+    int n = load_samples(kb, 300, &in);
+    Net net;
+    assert_true(nn_alloc(&net, &in, 16, 1, 5) && nn_add_factor(&net)); // shared rows 0: an export's form
+    size_t h = 16, own = (size_t)nnue_input_count(&in) * h;
+    float before[300];
+    for (int i = 0; i < n; i++)
+        before[i] = nn_forward(&net, &kb[i]);
+    nn_share_mean(&net);
+    double shared_norm = 0;
+    for (size_t f = 0; f < 768; f++)
+        for (size_t j = 0; j < h; j++) {
+            float sum = net.ft_w[f * h + j] + net.ft_w[(768 + f) * h + j]; // the two buckets' own rows
+            assert_true(fabsf(sum) < 1e-6f);
+            shared_norm += fabs(net.ft_w[own + f * h + j]);
+        }
+    assert_true(shared_norm > 1.0); // the means moved: the rows were random
+    for (int i = 0; i < n; i++)
+        assert_true(fabsf(nn_forward(&net, &kb[i]) - before[i]) < 1e-4f * (1.0f + fabsf(before[i])));
+
+    Adam adam;
+    assert_true(adam_alloc(&adam, net.n_params));
+    adam.lr = 0.01f;
+    adam.own_decay = 4.0f;
+    float *grad = calloc(net.n_params, sizeof(float)); // no gradient: decay alone moves them
+    assert_non_null(grad);
+    float w_own = net.ft_w[3 * h + 1] = 0.5f, w_shared = net.ft_w[own + 3 * h + 1] = 0.5f;
+    adam_step(&adam, &net, grad);
+    assert_float_equal(net.ft_w[3 * h + 1], w_own * (1.0f - 0.01f * (0.01f + 4.0f)), 1e-6f);
+    assert_float_equal(net.ft_w[own + 3 * h + 1], w_shared * (1.0f - 0.01f * 0.01f), 1e-6f);
+    free(grad);
+    adam_free(&adam);
+    nn_free(&net);
+}
+
 // The features: own pieces first, black's view mirrored; a position and its colour
 // mirror give the same sample; a position decoded left-right mirrored gives the sample of
 // its file-reversed twin.
@@ -416,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_train_and_export),
         cmocka_unit_test(test_widen),
         cmocka_unit_test(test_grow),
+        cmocka_unit_test(test_share_mean_and_own_decay),
     };
     return cmocka_run_group_tests_name("train", tests, NULL, NULL);
 }

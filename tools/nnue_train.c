@@ -224,6 +224,7 @@ bool adam_alloc(Adam *a, size_t n)
     a->beta2 = 0.999f;
     a->eps = 1e-8f;
     a->decay = 0.01f;
+    a->own_decay = 0.0f;
     a->step = 0;
     return a->m && a->v;
 }
@@ -243,13 +244,15 @@ void adam_step(Adam *a, Net *net, const float *grad)
     a->step++;
     float c1 = 1.0f - powf(a->beta1, (float)a->step), c2 = 1.0f - powf(a->beta2, (float)a->step);
     size_t n_w = inputs_of(net) * (size_t)net->hidden, out_w = (size_t)(net->out_w - net->p);
+    size_t n_own = net->factor ? (size_t)nnue_input_count(&net->in) * (size_t)net->hidden : 0;
     for (size_t i = 0; i < net->n_params; i++) {
         float g = grad[i];
         a->m[i] = a->beta1 * a->m[i] + (1.0f - a->beta1) * g;
         a->v[i] = a->beta2 * a->v[i] + (1.0f - a->beta2) * g * g;
         float w = net->p[i];
         bool weight = i < n_w || (i >= out_w && i < out_w + 2 * (size_t)net->hidden * (size_t)net->buckets);
-        w -= a->lr * ((a->m[i] / c1) / (sqrtf(a->v[i] / c2) + a->eps) + (weight ? a->decay * w : 0.0f));
+        float decay = !weight ? 0.0f : i < n_own ? a->decay + a->own_decay : a->decay;
+        w -= a->lr * ((a->m[i] / c1) / (sqrtf(a->v[i] / c2) + a->eps) + decay * w);
         if (weight)
             w = clip_weight(w);
         net->p[i] = w;
@@ -454,6 +457,25 @@ bool nn_add_factor(Net *net)
     net->factor = true;
     set_views(net);
     return true;
+}
+
+void nn_share_mean(Net *net)
+{
+    if (!net->factor)
+        return;
+    size_t h = (size_t)net->hidden, buckets = (size_t)net->in.kbuckets;
+    for (size_t f = 0; f < 768; f++) {
+        float *shared = net->ft_w + factor_row(net, (int)f) * h;
+        for (size_t j = 0; j < h; j++) {
+            float mean = 0.0f;
+            for (size_t b = 0; b < buckets; b++)
+                mean += net->ft_w[(b * 768 + f) * h + j];
+            mean /= (float)buckets;
+            for (size_t b = 0; b < buckets; b++)
+                net->ft_w[(b * 768 + f) * h + j] -= mean;
+            shared[j] += mean;
+        }
+    }
 }
 
 bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t seed)

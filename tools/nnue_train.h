@@ -59,6 +59,10 @@ bool nn_king_layout(int kbuckets, NnueInputs *out);
 // computes what it did. False for a network without king buckets or already factorised,
 // or out of memory.
 bool nn_add_factor(Net *net);
+// Moves each feature's mean over the buckets' rows into its shared row, so that the
+// buckets' own rows hold only how each differs from the others (what -R decays); the
+// network computes what it did. For a factorised network (an export factorised again).
+void nn_share_mean(Net *net);
 void nn_free(Net *net);
 
 // Builds a sample from a record, its features those of the inputs `in` (NULL: the plain
@@ -94,13 +98,16 @@ float nn_backward(const Net *net, const Sample *s, float *grad);
 typedef struct {
     float *m, *v;
     float lr, beta1, beta2, eps, decay;
+    float own_decay; // more decay for the buckets' own rows of a factorised network (0: none)
     long step;
 } Adam;
 
 bool adam_alloc(Adam *a, size_t n);
 void adam_free(Adam *a);
 // One step with the mean gradient grad (n floats); weights then clipped to +-NN_CLIP
-// (feature and output weights; biases are left free).
+// (feature and output weights; biases are left free). Weights decay by lr * decay * w,
+// the buckets' own rows of a factorised network by lr * (decay + own_decay) * w: pulled
+// toward their shared rows, they learn a bucket's difference only where the data keep it.
 void adam_step(Adam *a, Net *net, const float *grad);
 
 // Checkpoint: the float network and the optimiser state, to resume or fine-tune.

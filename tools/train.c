@@ -15,6 +15,11 @@
 //     -t N        threads (default 2); -s N seed (default 1)
 //     -F          with -K: factorised king buckets, a set of 768 inputs shared by every
 //                 bucket trained beside them and added to each at export (Net.factor)
+//     -R X        with -F: more weight decay (AdamW's, default 0) for each bucket's own
+//                 rows, which then hold how it differs from the shared ones: a bucketed
+//                 network trained on few positions keeps a difference only where the data
+//                 hold it up, instead of memorising them (a carried network's rows are
+//                 split into their mean, shared, and the rest first: nn_share_mean)
 //     -m          also train on every position mirrored left to right (files a <-> h):
 //                 an epoch then goes through each record twice, once each way (not
 //                 with -K, whose inputs are mirrored already)
@@ -185,8 +190,8 @@ static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N [-F]] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N] [-c PATH] [-m]\n"
-                    "             [-d EXTRA]... [--resume CKPT | --init CKPT] DATA...\n");
+    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N [-F]] [-R X] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N]\n"
+                    "             [-c PATH] [-m] [-d EXTRA]... [--resume CKPT | --init CKPT] DATA...\n");
     return 2;
 }
 
@@ -194,7 +199,7 @@ static int usage(void)
 typedef struct {
     const char *out, *ckpt, *resume, *init;
     int hidden, buckets, kbuckets, epochs, batch, threads;
-    float lr, wdl;
+    float lr, wdl, own_decay;
     uint64_t seed;
     bool mirror, factor, hidden_set;
     const char *extra[MAX_EXTRA]; // -d: trained on, none held out
@@ -236,6 +241,7 @@ static bool parse_args(int argc, char **argv, Settings *o)
         else if (!strcmp(a, "-t")) o->threads = atoi(v);
         else if (!strcmp(a, "-l")) o->lr = (float)atof(v);
         else if (!strcmp(a, "-w")) o->wdl = (float)atof(v);
+        else if (!strcmp(a, "-R")) o->own_decay = (float)atof(v);
         else if (!strcmp(a, "-s")) o->seed = strtoull(v, NULL, 10);
         else if (!strcmp(a, "-d") && o->n_extra < MAX_EXTRA) o->extra[o->n_extra++] = v;
         else return false;
@@ -245,6 +251,8 @@ static bool parse_args(int argc, char **argv, Settings *o)
         || !(o->lr > 0) || !(o->wdl >= 0 && o->wdl <= 1) || (o->resume && o->init) || (o->resume && o->buckets)
         || (o->kbuckets && (o->resume || (o->kbuckets != 1 && o->kbuckets != 2 && o->kbuckets != 4
                                                      && o->kbuckets != 8))))
+        return false;
+    if (!(o->own_decay >= 0))
         return false;
     if (o->factor && !o->kbuckets) {
         fprintf(stderr, "train: -F factorises king buckets: it needs -K\n");
@@ -296,11 +304,15 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
         && (!o->hidden_set || o->hidden == net->hidden) && nn_king_layout(o->kbuckets, &same)
         && !memcmp(same.layout, net->in.layout, sizeof same.layout)) {
         // A king-bucketed network goes on in its own shape. An export has the shared rows
-        // folded into every bucket's; -F gives it shared rows again, zero to start, so that
-        // it computes what it did and its buckets learn together once more.
-        if (o->factor && !net->factor && !nn_add_factor(net)) {
-            fprintf(stderr, "train: out of memory\n");
-            return false;
+        // folded into every bucket's; -F gives it shared rows again, each feature's mean
+        // over the buckets, so that it computes what it did, its buckets learn together
+        // once more and their own rows hold only their differences (what -R decays).
+        if (o->factor && !net->factor) {
+            if (!nn_add_factor(net)) {
+                fprintf(stderr, "train: out of memory\n");
+                return false;
+            }
+            nn_share_mean(net);
         }
     } else if (loaded && o->init && (o->kbuckets || (o->hidden_set && o->hidden != net->hidden))) {
         NnueInputs in = {0};
@@ -402,6 +414,11 @@ int main(int argc, char **argv)
     int done;
     if (!start_network(&o, &net, &adam, &done))
         return 1;
+    if (o.own_decay > 0 && !net.factor) {
+        fprintf(stderr, "train: -R decays the own rows of factorised king buckets: the network has none (-F)\n");
+        return 1;
+    }
+    adam.own_decay = o.own_decay; // a resumed run takes it from the command, as the rate
 
     Job jobs[MAX_THREADS];
     for (int k = 0; k < o.threads; k++) {
