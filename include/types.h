@@ -96,6 +96,11 @@ static inline bool move_is_promo(Move m) { return (move_flag(m) & FLAG_PROMO) !=
 static inline bool move_is_castle(Move m) { return move_flag(m) == FLAG_CASTLE; }
 static inline bool move_is_ep(Move m) { return move_flag(m) == FLAG_EN_PASSANT; }
 static inline int move_promo_type(Move m) { return (move_flag(m) & 3) + KNIGHT; }
+// Where a capture by `us` takes its victim: the target square, or behind it en passant.
+static inline Square move_capture_square(Move m, int us)
+{
+    return move_is_ep(m) ? (us == WHITE ? move_to(m) - 8 : move_to(m) + 8) : move_to(m);
+}
 // Captures and promotions: the moves quiescence search looks at.
 static inline bool move_is_noisy(Move m) { return (move_flag(m) & (FLAG_CAPTURE | FLAG_PROMO)) != 0; }
 

@@ -203,7 +203,7 @@ void nnue_delta(const Position *pos, Move m, NnueDelta *d)
     d->sub_piece[d->n_sub] = piece;
     d->sub_sq[d->n_sub++] = from;
     if (move_is_capture(m)) {
-        Square capsq = move_is_ep(m) ? (us == WHITE ? to - 8 : to + 8) : to;
+        Square capsq = move_capture_square(m, us);
         d->sub_piece[d->n_sub] = pos->board[capsq];
         d->sub_sq[d->n_sub++] = capsq;
     }

@@ -96,10 +96,16 @@ static Bitboard compute_checkers(const Position *pos)
     return pos_attackers_to(pos, pos_king(pos, us), pos_occupied(pos)) & pos->by_color[color_flip(us)];
 }
 
+// Whether a pawn of `capturer` attacks sq, the square a double push just passed.
+static bool ep_capturable(const Position *pos, int capturer, Square sq)
+{
+    return (pawn_attacks(color_flip(capturer), sq) & pos_pieces(pos, capturer, PAWN)) != 0;
+}
+
 // Sets st->ep to sq only if a pawn of the side to move could capture there.
 static void set_ep_if_capturable(Position *pos, StateInfo *st, Square sq)
 {
-    if (pawn_attacks(color_flip(pos->side), sq) & pos_pieces(pos, pos->side, PAWN)) {
+    if (ep_capturable(pos, pos->side, sq)) {
         st->ep = sq;
         st->key ^= zobrist.ep_file[sq_file(sq)];
     }
@@ -389,7 +395,7 @@ void pos_make_move(Position *pos, Move m)
         put_piece(pos, make_piece(us, ROOK), rto);
     } else {
         if (move_is_capture(m)) {
-            Square capsq = move_is_ep(m) ? (us == WHITE ? to - 8 : to + 8) : to;
+            Square capsq = move_capture_square(m, us);
             st->captured = pos->board[capsq];
             remove_piece(pos, capsq);
             st->rule50 = 0;
@@ -434,7 +440,7 @@ Key pos_key_after(const Position *pos, Move m)
              ^ zobrist.piece_square[pos->board[to]][to] ^ zobrist.piece_square[pos->board[to]][rto];
     } else {
         if (move_is_capture(m)) {
-            Square capsq = move_is_ep(m) ? (us == WHITE ? to - 8 : to + 8) : to;
+            Square capsq = move_capture_square(m, us);
             key ^= zobrist.piece_square[pos->board[capsq]][capsq];
         }
         int placed = move_is_promo(m) ? make_piece(us, move_promo_type(m)) : piece;
@@ -444,7 +450,7 @@ Key pos_key_after(const Position *pos, Move m)
     key ^= zobrist.castling[st->castling] ^ zobrist.castling[rights];
     // As set_ep_if_capturable after the move: the other side's pawns do not move.
     Square ep = (from + to) / 2;
-    if (move_flag(m) == FLAG_DOUBLE_PUSH && (pawn_attacks(us, ep) & pos_pieces(pos, color_flip(us), PAWN)))
+    if (move_flag(m) == FLAG_DOUBLE_PUSH && ep_capturable(pos, color_flip(us), ep))
         key ^= zobrist.ep_file[sq_file(ep)];
     return key;
 }
@@ -472,7 +478,7 @@ void pos_unmake_move(Position *pos, Move m)
         }
         move_piece(pos, to, from);
         if (st->captured != NO_PIECE) {
-            Square capsq = move_is_ep(m) ? (us == WHITE ? to - 8 : to + 8) : to;
+            Square capsq = move_capture_square(m, us);
             put_piece(pos, st->captured, capsq);
         }
     }

@@ -24,7 +24,7 @@ bool see_ge(const Position *pos, Move m, int threshold)
 
     Bitboard occ = pos_occupied(pos) ^ sq_bb(from) ^ sq_bb(to);
     if (move_is_ep(m))
-        occ ^= sq_bb(pos->side == WHITE ? to - 8 : to + 8);
+        occ ^= sq_bb(move_capture_square(m, pos->side));
     Bitboard attackers = pos_attackers_to(pos, to, occ) & occ;
     Bitboard diag = pos->by_type[BISHOP] | pos->by_type[QUEEN];
     Bitboard ortho = pos->by_type[ROOK] | pos->by_type[QUEEN];
