@@ -152,12 +152,14 @@ $(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(w
 # Tools (docs/TUNING.md, docs/NNUE.md): datagen plays self-play games for data, tune fits
 # the evaluation's weights to them. Both link the engine's own modules.
 # train fits the network (docs/NNUE.md) with the core in tools/nnue_train.c; distill
-# labels positions with a network's static evaluation for it. They build
+# labels positions with a network's static evaluation for it; netscale scales a network's
+# output to another's. They build
 # into $(BUILD)/tools with OPT, so `make sanitize` tests ASan tools in build/asan/tools and
 # never replaces the release tools in build/tools.
-TOOLS := $(patsubst %,$(BUILD)/tools/%,datagen tune train tbprobe pgn2data distill)
+TOOLS := $(patsubst %,$(BUILD)/tools/%,datagen tune train tbprobe pgn2data distill netscale)
 TOOL_EXTRA_train := tools/nnue_train.c
 TOOL_EXTRA_distill := tools/nnue_train.c
+TOOL_EXTRA_netscale := tools/nnue_train.c
 tools: $(TOOLS)
 
 $(BUILD)/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(NO_NET)

@@ -8,10 +8,12 @@
 // layout contract between weights.h, the tuner and the table); a few epochs lower the
 // error; pgn2data turns a fastchess PGN into the records, naming and skipping a
 // malformed game; distill writes quiet children of the training records scored by a
-// network, which train -d trains on without holding any out.
+// network, which train -d trains on without holding any out; netscale scales a network's
+// output by a factor given or fitted to another network's.
 #define _POSIX_C_SOURCE 200809L // popen, getpid
 #include "test_util.h"
 
+#include <math.h>
 #include <unistd.h>
 
 #include "move.h"
@@ -594,6 +596,80 @@ static void test_distill(void **state)
     sh("rm -f %s %s %s %s %s-t.nnue %s-t.nnue.ckpt", in, out, again, other, data_dir, data_dir);
 }
 
+// netscale: -f multiplies the network's evaluations by the factor; -r fits the factor
+// that brings a network to a reference's scale on held-out records (a network halved
+// comes back at about 2); bad arguments and missing files fail.
+static void test_netscale(void **state)
+{
+    (void)state;
+    char half[96], back[96], data[96], cmd[512], line[256];
+    snprintf(half, sizeof half, "%s-half.nnue", data_dir);
+    snprintf(back, sizeof back, "%s-back.nnue", data_dir);
+    snprintf(data, sizeof data, "%s-s2.bin", data_dir); // the sample twice: one held-out block
+    assert_int_equal(sh("cat tests/data/nnue_sample.bin tests/data/nnue_sample.bin > %s", data), 0);
+    assert_int_equal(sh("%s/netscale %s tests/data/nnue_tiny.nnue -f 0.5 >/dev/null", tools_dir(), half), 0);
+    snprintf(cmd, sizeof cmd, "%s/netscale %s %s -r tests/data/nnue_tiny.nnue %s", tools_dir(), back, half, data);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    double factor = 0;
+    long used = 0;
+    while (fgets(line, sizeof line, p)) {
+        const char *at = strstr(line, "factor ");
+        if (at && strstr(line, "held-out records")) {
+            factor = atof(at + 7);
+            used = atol(line);
+        }
+    }
+    assert_int_equal(pclose(p), 0);
+    print_message("fitted factor %.4f over %ld held-out records\n", factor, used);
+    assert_true(used > 50);
+    assert_true(factor > 1.85 && factor < 2.15); // the halved weights were rounded to integers
+
+    static Nnue tiny, h, b;
+    static Position pos;
+    char err[128];
+    assert_true(nnue_load(&tiny, "tests/data/nnue_tiny.nnue", err, sizeof err));
+    assert_true(nnue_load(&h, half, err, sizeof err));
+    assert_true(nnue_load(&b, back, err, sizeof err));
+    FILE *f = fopen("tests/data/nnue_sample.bin", "rb");
+    assert_non_null(f);
+    PackedPos rec;
+    UnpackedPos u;
+    double off_half = 0, off_back = 0, size = 0;
+    int n = 0;
+    for (; n < 500 && fread(&rec, sizeof rec, 1, f) == 1; n++) {
+        assert_true(packpos_unpack(&rec, &u) && pos_set_fen(&pos, u.fen, false, err, sizeof err));
+        Accumulator acc;
+        int pieces = popcount(pos_occupied(&pos));
+        nnue_refresh(&tiny, &pos, &acc);
+        double e = nnue_evaluate(&tiny, &acc, pos.side, pieces);
+        nnue_refresh(&h, &pos, &acc);
+        off_half += fabs(nnue_evaluate(&h, &acc, pos.side, pieces) - 0.5 * e);
+        nnue_refresh(&b, &pos, &acc);
+        off_back += fabs(nnue_evaluate(&b, &acc, pos.side, pieces) - e);
+        size += fabs(e);
+    }
+    fclose(f);
+    print_message("mean |eval| %.1f cp; halved %.2f cp off half of it, back %.2f cp off it\n", size / n,
+                  off_half / n, off_back / n);
+    assert_true(size / n > 20);
+    // The tiny network's output weights are small integers, so halving them rounds each
+    // by up to half a step: a few cp; unscaled, the halved one would be 50 % off.
+    assert_true(off_half < 0.08 * size && off_back < 0.15 * size);
+    nnue_free(&tiny);
+    nnue_free(&h);
+    nnue_free(&b);
+
+    assert_int_not_equal(sh("%s/netscale %s tests/data/nnue_tiny.nnue -f 0 2>/dev/null", tools_dir(), back), 0);
+    assert_int_not_equal(sh("%s/netscale %s tests/data/nnue_tiny.nnue -f 2x 2>/dev/null", tools_dir(), back), 0);
+    assert_int_not_equal(sh("%s/netscale %s tests/data/missing.nnue -f 2 2>/dev/null", tools_dir(), back), 0);
+    // No held-out record in 3,000 (the first held-out block starts at record 3,968).
+    assert_int_not_equal(sh("%s/netscale %s %s -r tests/data/nnue_tiny.nnue tests/data/nnue_sample.bin 2>/dev/null",
+                            tools_dir(), back, half),
+                         0);
+    sh("rm -f %s %s %s", half, back, data);
+}
+
 int main(void)
 {
     init_tables();
@@ -610,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_tune_lowers_error),
         cmocka_unit_test(test_pgn2data),
         cmocka_unit_test(test_distill),
+        cmocka_unit_test(test_netscale),
     };
     return cmocka_run_group_tests_name("tools", tests, group_setup, group_teardown);
 }

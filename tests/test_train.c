@@ -395,6 +395,50 @@ static void test_share_mean_and_own_decay(void **state)
     nn_free(&net);
 }
 
+// Scaling the output (tools/netscale) multiplies every evaluation by the factor, keeps
+// the output weights within +-NN_CLIP (counting those it clips) and survives the export.
+static void test_scale_output(void **state)
+{
+    (void)state;
+    static Sample kb[300];
+    NnueInputs in;
+    assert_true(nn_king_layout(2, &in));
+    int n = load_samples(kb, 300, &in);
+    assert_true(n > 100);
+    Net net;
+    assert_true(nn_alloc(&net, &in, 16, NNUE_MAX_BUCKETS, 9));
+    for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
+        net.out_b[b] = 0.05f * (float)(b + 1); // the biases scale too
+    float before[300];
+    for (int i = 0; i < n; i++)
+        before[i] = nn_forward(&net, &kb[i]);
+    assert_int_equal(nn_scale_output(&net, 0.8f), 0);
+    for (int i = 0; i < n; i++)
+        assert_true(fabsf(nn_forward(&net, &kb[i]) - 0.8f * before[i]) < 1e-5f * (1.0f + fabsf(before[i])));
+
+    // Exported and read back, the integers give the scaled evaluation, not the old one.
+    Nnue q = {0};
+    export_and_load(&net, "build/test_scale.nnue", &q);
+    double err_new = 0, err_old = 0;
+    for (int i = 0; i < n; i++) {
+        err_new += fabs(qnn_eval(&q, &kb[i]) - 0.8 * before[i] * NNUE_SCALE);
+        err_old += fabs(qnn_eval(&q, &kb[i]) - before[i] * NNUE_SCALE);
+    }
+    print_message("exported: mean %.2f cp from the scaled float network, %.2f from the old\n", err_new / n,
+                  err_old / n);
+    assert_true(err_new / n < 3.0 && err_new < err_old / 4); // docs/NNUE.md's tolerance
+    nnue_free(&q);
+
+    float top = 0;
+    for (size_t i = 0; i < (size_t)NNUE_MAX_BUCKETS * 32; i++)
+        top = fmaxf(top, fabsf(net.out_w[i]));
+    size_t clipped = nn_scale_output(&net, 2.5f * NN_CLIP / top); // the largest weights go past the clip
+    assert_true(clipped > 0);
+    for (size_t i = 0; i < (size_t)NNUE_MAX_BUCKETS * 32; i++)
+        assert_true(fabsf(net.out_w[i]) <= NN_CLIP);
+    nn_free(&net);
+}
+
 // The features: own pieces first, black's view mirrored; a position and its colour
 // mirror give the same sample; a position decoded left-right mirrored gives the sample of
 // its file-reversed twin.
@@ -460,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_widen),
         cmocka_unit_test(test_grow),
         cmocka_unit_test(test_share_mean_and_own_decay),
+        cmocka_unit_test(test_scale_output),
     };
     return cmocka_run_group_tests_name("train", tests, NULL, NULL);
 }

@@ -459,6 +459,22 @@ bool nn_add_factor(Net *net)
     return true;
 }
 
+size_t nn_scale_output(Net *net, float f)
+{
+    size_t clipped = 0, n = (size_t)net->buckets * 2 * (size_t)net->hidden;
+    for (size_t i = 0; i < n; i++) {
+        float w = net->out_w[i] * f;
+        if (w > NN_CLIP || w < -NN_CLIP) {
+            w = w > 0 ? NN_CLIP : -NN_CLIP;
+            clipped++;
+        }
+        net->out_w[i] = w;
+    }
+    for (int b = 0; b < net->buckets; b++)
+        net->out_b[b] *= f;
+    return clipped;
+}
+
 void nn_share_mean(Net *net)
 {
     if (!net->factor)

@@ -64,6 +64,11 @@ bool nn_add_factor(Net *net);
 // network computes what it did. For a factorised network (an export factorised again).
 void nn_share_mean(Net *net);
 void nn_free(Net *net);
+// Multiplies the network's output (every bucket's output weights and bias) by f, so
+// that it computes f times what it did: a network whose evaluations drifted to a larger
+// scale than the one the search's margins were fitted to is brought back to it
+// (tools/netscale). Weights stay within +-NN_CLIP; returns how many were clipped.
+size_t nn_scale_output(Net *net, float f);
 
 // Builds a sample from a record, its features those of the inputs `in` (NULL: the plain
 // 768); wdl is the weight of the game result in the target (the rest is sigmoid(score /
