@@ -352,6 +352,14 @@ static void test_grow(void **state)
     remove("build/test_grow_g.nnue");
 }
 
+// Up to 300 of the sample's records as samples of the 2-bucket king layout, whose inputs
+// are put in *in; returns how many.
+static int load_kb_samples(Sample *out, NnueInputs *in)
+{
+    assert_true(nn_king_layout(2, in));
+    return load_samples(out, 300, in);
+}
+
 // An export factorised again has its rows split into their mean over the buckets (shared)
 // and the rest, computing what it did; AdamW then decays the buckets' own rows by -R's
 // extra rate and the shared rows by the plain one.
@@ -360,8 +368,7 @@ static void test_share_mean_and_own_decay(void **state)
     (void)state;
     static Sample kb[300];
     NnueInputs in;
-    assert_true(nn_king_layout(2, &in));
-    int n = load_samples(kb, 300, &in);
+    int n = load_kb_samples(kb, &in);
     Net net;
     assert_true(nn_alloc(&net, &in, 16, 1, 5) && nn_add_factor(&net)); // shared rows 0: an export's form
     size_t h = 16, own = (size_t)nnue_input_count(&in) * h;
@@ -402,8 +409,7 @@ static void test_scale_output(void **state)
     (void)state;
     static Sample kb[300];
     NnueInputs in;
-    assert_true(nn_king_layout(2, &in));
-    int n = load_samples(kb, 300, &in);
+    int n = load_kb_samples(kb, &in);
     assert_true(n > 100);
     Net net;
     assert_true(nn_alloc(&net, &in, 16, NNUE_MAX_BUCKETS, 9));

@@ -40,9 +40,8 @@ static bool fit_file(const char *path, void *ctx)
     PackedPos rec;
     Sample s;
     for (size_t i = 0; fread(&rec, sizeof rec, 1, f) == 1; i++) {
-        if (!nn_held_out(i) || !nn_sample(&rec, 0.0f, NULL, &s))
+        if (!nn_held_out(i) || !nn_sample(&rec, 0.0f, &fit->net->in, &s))
             continue;
-        nn_decode(&rec, 0.0f, false, &fit->net->in, &s);
         double y = nn_forward(fit->net, &s);
         nn_decode(&rec, 0.0f, false, &fit->ref->in, &s);
         double x = nn_forward(fit->ref, &s);
