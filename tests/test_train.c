@@ -2,10 +2,12 @@
 // The network trainer's core (tools/nnue_train.c): the gradient against finite
 // differences, the quantised export against the float network, and that one epoch on the
 // committed sample (tests/data/nnue_sample.bin, 3,000 datagen records) lowers the loss;
-// with one output bucket and with several.
+// with one output bucket and with several; the data reader walks folders and files in order.
+#define _POSIX_C_SOURCE 200809L // mkdtemp, rmdir
 #include "test_util.h"
 
 #include <math.h>
+#include <unistd.h>
 
 #include "nnue_train.h"
 
@@ -445,6 +447,67 @@ static void test_scale_output(void **state)
     nn_free(&net);
 }
 
+// What walk_counter saw of a walk over records.
+typedef struct {
+    PackedPos seen[3000];
+    size_t index[3000];
+    int n, stop_at;
+} Walk;
+
+static bool walk_counter(const PackedPos *rec, size_t i, void *ctx)
+{
+    Walk *w = ctx;
+    if (w->n == w->stop_at)
+        return false;
+    w->seen[w->n] = *rec;
+    w->index[w->n++] = i;
+    return true;
+}
+
+// nn_for_each_record: a folder's files in order, each record once, its index counted from
+// its own file's start (across the reader's 1,024-record chunks); a callback's false
+// stops the walk; a missing file or a folder without data-0.bin fails.
+static void test_for_each_record(void **state)
+{
+    (void)state;
+    static PackedPos all[3000];
+    FILE *f = open_data("nnue_sample.bin");
+    assert_int_equal(fread(all, sizeof all[0], 3000, f), 3000);
+    fclose(f);
+    char dir[] = "/tmp/outpost-walk-XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    const int split = 1700; // data-0.bin holds 1,700 records, data-1.bin 1,300
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, "%s/data-%d.bin", dir, k);
+        f = fopen(path, "wb");
+        assert_non_null(f);
+        size_t n = k == 0 ? (size_t)split : (size_t)(3000 - split);
+        assert_int_equal(fwrite(all + (k ? split : 0), sizeof all[0], n, f), n);
+        fclose(f);
+    }
+    static Walk w;
+    w = (Walk){.stop_at = -1};
+    assert_true(nn_for_each_record(dir, "test", walk_counter, &w));
+    assert_int_equal(w.n, 3000);
+    assert_memory_equal(w.seen, all, sizeof all);
+    for (int k = 0; k < 3000; k++)
+        assert_int_equal(w.index[k], k < split ? (size_t)k : (size_t)(k - split));
+    w = (Walk){.stop_at = 1500};
+    assert_false(nn_for_each_record(dir, "test", walk_counter, &w));
+    assert_int_equal(w.n, 1500);
+    snprintf(path, sizeof path, "%s/data-1.bin", dir); // one file alone
+    w = (Walk){.stop_at = -1};
+    assert_true(nn_for_each_record(path, "test", walk_counter, &w));
+    assert_int_equal(w.n, 3000 - split);
+    assert_memory_equal(w.seen, all + split, sizeof all[0] * (3000 - split));
+    remove(path);
+    snprintf(path, sizeof path, "%s/data-0.bin", dir);
+    remove(path);
+    assert_false(nn_for_each_record(path, "test", walk_counter, &w)); // missing file
+    assert_false(nn_for_each_record(dir, "test", walk_counter, &w));  // no data-0.bin
+    rmdir(dir);
+}
+
 // The features: own pieces first, black's view mirrored; a position and its colour
 // mirror give the same sample; a position decoded left-right mirrored gives the sample of
 // its file-reversed twin.
@@ -511,6 +574,7 @@ int main(void)
         cmocka_unit_test(test_grow),
         cmocka_unit_test(test_share_mean_and_own_decay),
         cmocka_unit_test(test_scale_output),
+        cmocka_unit_test(test_for_each_record),
     };
     return cmocka_run_group_tests_name("train", tests, NULL, NULL);
 }

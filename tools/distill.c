@@ -86,27 +86,17 @@ static bool distill_record(Distiller *d, const PackedPos *rec)
     return true;
 }
 
-static bool distill_file(const char *path, void *ctx)
+static bool distill_one(const PackedPos *rec, size_t i, void *ctx)
 {
     Distiller *d = ctx;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "distill: cannot open %s\n", path);
-        return false;
+    if (nn_held_out(i)) { // train's held-out games stay unseen
+        d->held++;
+        return true;
     }
-    PackedPos rec;
-    bool ok = true;
-    for (size_t i = 0; ok && fread(&rec, sizeof rec, 1, f) == 1; i++) {
-        if (nn_held_out(i)) { // train's held-out games stay unseen
-            d->held++;
-            continue;
-        }
-        ok = distill_record(d, &rec);
-    }
-    fclose(f);
-    if (!ok)
-        fprintf(stderr, "distill: write failed\n");
-    return ok;
+    if (distill_record(d, rec))
+        return true;
+    fprintf(stderr, "distill: write failed\n");
+    return false;
 }
 
 static int usage(void)
@@ -151,7 +141,7 @@ int main(int argc, char **argv)
     }
     bool ok = true;
     for (; i < argc && ok; i++)
-        ok = nn_for_each_data_file(argv[i], "distill", distill_file, &d);
+        ok = nn_for_each_record(argv[i], "distill", distill_one, &d);
     ok = fclose(d.out) == 0 && ok;
     nnue_free(&net);
     printf("%ld records used, %ld held out, %ld skipped (in check, noisy best move, mate score); %ld children "

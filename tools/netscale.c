@@ -29,29 +29,20 @@ typedef struct {
     long used;
 } Fit;
 
-static bool fit_file(const char *path, void *ctx)
+static bool fit_record(const PackedPos *rec, size_t i, void *ctx)
 {
     Fit *fit = ctx;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "netscale: cannot open %s\n", path);
-        return false;
-    }
-    PackedPos rec;
     Sample s;
-    for (size_t i = 0; fread(&rec, sizeof rec, 1, f) == 1; i++) {
-        if (!nn_held_out(i) || !nn_sample(&rec, 0.0f, &fit->net->in, &s))
-            continue;
-        double y = nn_forward(fit->net, &s);
-        nn_decode(&rec, 0.0f, false, &fit->ref->in, &s);
-        double x = nn_forward(fit->ref, &s);
-        fit->xy += x * y;
-        fit->yy += y * y;
-        fit->sum_net += fabs(y);
-        fit->sum_ref += fabs(x);
-        fit->used++;
-    }
-    fclose(f);
+    if (!nn_held_out(i) || !nn_sample(rec, 0.0f, &fit->net->in, &s))
+        return true;
+    double y = nn_forward(fit->net, &s);
+    nn_decode(rec, 0.0f, false, &fit->ref->in, &s);
+    double x = nn_forward(fit->ref, &s);
+    fit->xy += x * y;
+    fit->yy += y * y;
+    fit->sum_net += fabs(y);
+    fit->sum_ref += fabs(x);
+    fit->used++;
     return true;
 }
 
@@ -100,7 +91,7 @@ int main(int argc, char **argv)
             return 1;
         Fit fit = {.net = &net, .ref = &ref};
         for (int i = 5; i < argc; i++)
-            if (!nn_for_each_data_file(argv[i], "netscale", fit_file, &fit))
+            if (!nn_for_each_record(argv[i], "netscale", fit_record, &fit))
                 return 1;
         nn_free(&ref);
         if (fit.used == 0 || fit.yy <= 0) {

@@ -86,37 +86,27 @@ typedef struct {
     size_t read, skipped;
 } Data;
 
-// Where load_file puts a file's records.
+// Where load_record puts the records.
 typedef struct {
     Data *data;
     float wdl;
     bool all_train; // every record trained on (-d), else held out by nn_held_out
 } Loading;
 
-static bool load_file(const char *path, void *ctx)
+static bool load_record(const PackedPos *p, size_t i, void *ctx)
 {
     Loading *l = ctx;
     Data *d = l->data;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "train: cannot open %s\n", path);
+    Sample s;
+    d->read++;
+    if (!nn_sample(p, l->wdl, NULL, &s)) {
+        d->skipped++;
+        return true;
+    }
+    if (!push(!l->all_train && nn_held_out(i) ? &d->held : &d->train, p)) {
+        fprintf(stderr, "train: out of memory\n");
         return false;
     }
-    PackedPos p;
-    Sample s;
-    for (size_t i = 0; fread(&p, sizeof p, 1, f) == 1; i++) {
-        d->read++;
-        if (!nn_sample(&p, l->wdl, NULL, &s)) {
-            d->skipped++;
-            continue;
-        }
-        if (!push(!l->all_train && nn_held_out(i) ? &d->held : &d->train, &p)) {
-            fclose(f);
-            fprintf(stderr, "train: out of memory\n");
-            return false;
-        }
-    }
-    fclose(f);
     return true;
 }
 
@@ -124,7 +114,7 @@ static bool load_file(const char *path, void *ctx)
 static bool load(Data *d, const char *path, float wdl, bool all_train)
 {
     Loading l = {d, wdl, all_train};
-    return nn_for_each_data_file(path, "train", load_file, &l);
+    return nn_for_each_record(path, "train", load_record, &l);
 }
 
 /* ---------------------------------------------------------------- parallel gradient */
