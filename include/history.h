@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the search learns about moves while it runs, for ordering and reductions:
-// butterfly history (side, from, to), continuation history (a quiet move after the moves
+// butterfly history (side, from, to, and whether the opponent attacks from and to),
+// continuation history (a quiet move after the moves
 // one and two plies before it), capture history (piece, to, victim) and the counter move
 // (the quiet move that last refuted a given move), and the correction history that
 // learns how far the static evaluation misses for a pawn structure. Each search thread
@@ -19,7 +20,9 @@ enum {
 };
 
 typedef struct {
-    int16_t butterfly[COLOR_NB][64][64];
+    // Butterfly history, by whether the opponent attacks the move's from and to squares:
+    // the same move is worth more when it leaves an attacked square for a safe one.
+    int16_t butterfly[COLOR_NB][2][2][64][64];
     // Continuation history: rows indexed by (piece, to) of an earlier move, columns by
     // (piece, to) of the quiet move that followed it.
     int16_t cont[PIECE_NB * 64][PIECE_NB * 64];
@@ -30,10 +33,12 @@ typedef struct {
     int16_t pawn_corr[COLOR_NB][CORR_SIZE];
 } Histories;
 
-// The continuation-history rows of a node: of the moves one and two plies before it,
-// NULL where there is none (before the root, a null move).
+// What a node's quiet-move histories are read with: the continuation-history rows of the
+// moves one and two plies before it (NULL where there is none: before the root, a null
+// move) and the squares the opponent attacks (0 where they were not computed).
 typedef struct {
     int16_t *row[2];
+    Bitboard threats;
 } ContRows;
 
 void hist_clear(Histories *h);
@@ -47,10 +52,17 @@ static inline int16_t *hist_cont_row(Histories *h, const Position *pos, Move m)
     return h->cont[hist_piece_to(pos, m)];
 }
 
+// The butterfly entry of a quiet move (hist_quiet reads the same one).
+static inline int16_t *hist_butterfly(Histories *h, const Position *pos, const ContRows *rows, Move m)
+{
+    Square from = move_from(m), to = move_to(m);
+    return &h->butterfly[pos->side][(rows->threats >> from) & 1][(rows->threats >> to) & 1][from][to];
+}
 // Ordering score of a quiet move: butterfly plus both continuation histories.
 static inline int hist_quiet(const Histories *h, const Position *pos, const ContRows *rows, Move m)
 {
-    int s = h->butterfly[pos->side][move_from(m)][move_to(m)];
+    Square from = move_from(m), to = move_to(m);
+    int s = h->butterfly[pos->side][(rows->threats >> from) & 1][(rows->threats >> to) & 1][from][to];
     for (int k = 0; k < 2; k++)
         if (rows->row[k])
             s += rows->row[k][hist_piece_to(pos, m)];

@@ -101,6 +101,8 @@ static inline bool pos_has_non_pawn(const Position *pos, int color)
 
 // All pieces of both colours attacking sq, given an occupancy.
 Bitboard pos_attackers_to(const Position *pos, Square sq, Bitboard occupied);
+// Every square `color` attacks (through the current occupancy).
+Bitboard pos_attacks_by(const Position *pos, int color);
 // True if `color` attacks sq.
 bool pos_attacked_by(const Position *pos, Square sq, int color);
 // Pieces of `color` that shield the king of `king_color` from an enemy slider

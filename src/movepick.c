@@ -11,7 +11,7 @@ void mp_init(MovePicker *mp, const Position *pos, const Histories *hist, const C
 {
     mp->pos = pos;
     mp->hist = hist;
-    mp->rows = rows ? *rows : (ContRows){{NULL, NULL}};
+    mp->rows = rows ? *rows : (ContRows){{NULL, NULL}, 0};
     mp->noisy_only = noisy_only;
     mp->skip_quiets = false;
     mp->stage = MP_TT;

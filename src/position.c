@@ -68,6 +68,18 @@ Bitboard pos_attackers_to(const Position *pos, Square sq, Bitboard occupied)
          | (rook_attacks(sq, occupied) & (pos->by_type[ROOK] | pos->by_type[QUEEN]));
 }
 
+Bitboard pos_attacks_by(const Position *pos, int color)
+{
+    Bitboard occ = pos_occupied(pos), a = pawn_attacks_bb(pos_pieces(pos, color, PAWN), color);
+    for (Bitboard b = pos_pieces(pos, color, KNIGHT); b; b &= b - 1)
+        a |= knight_attacks(lsb(b));
+    for (Bitboard b = pos_pieces(pos, color, BISHOP) | pos_pieces(pos, color, QUEEN); b; b &= b - 1)
+        a |= bishop_attacks(lsb(b), occ);
+    for (Bitboard b = pos_pieces(pos, color, ROOK) | pos_pieces(pos, color, QUEEN); b; b &= b - 1)
+        a |= rook_attacks(lsb(b), occ);
+    return a | king_attacks(pos_king(pos, color));
+}
+
 bool pos_attacked_by(const Position *pos, Square sq, int color)
 {
     return (pos_attackers_to(pos, sq, pos_occupied(pos)) & pos->by_color[color]) != 0;

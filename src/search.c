@@ -116,10 +116,11 @@ static void check_limits(SearchThread *t)
 
 /* ---------------------------------------------------------------- move ordering */
 
-// The continuation-history rows of the node at ss: of the moves one and two plies back.
-static ContRows cont_rows(const SearchStack *ss)
+// What the quiet histories of the node at ss are read with: the continuation rows of the
+// moves one and two plies back, and the squares the opponent attacks.
+static ContRows cont_rows(const SearchStack *ss, Bitboard threats)
 {
-    return (ContRows){{(ss - 1)->cont_row, (ss - 2)->cont_row}};
+    return (ContRows){{(ss - 1)->cont_row, (ss - 2)->cont_row}, threats};
 }
 
 // The counter move stored for the move that led to the node at ss, if there was one.
@@ -243,7 +244,8 @@ static Score qsearch(SearchThread *t, SearchStack *ss, Score alpha, Score beta)
     // Out of check only the TT move and winning captures: losing captures and
     // underpromotions cannot raise alpha in practice. In check, every evasion.
     MovePicker mp;
-    ContRows rows = cont_rows(ss);
+    // Quiet moves (evasions) only in check: only then the threats are needed.
+    ContRows rows = cont_rows(ss, in_check ? pos_attacks_by(pos, color_flip(pos->side)) : 0);
     mp_init(&mp, pos, &t->hist, &rows, tt_move, ss->killers, MOVE_NONE, !in_check);
     Move best_move = MOVE_NONE, m;
     int old_alpha = alpha, legal = 0;
@@ -449,7 +451,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         depth--;
 
     // Step 8. The move loop, over the staged picker.
-    ContRows rows = cont_rows(ss);
+    ContRows rows = cont_rows(ss, pos_attacks_by(pos, color_flip(pos->side)));
     MovePicker mp;
     mp_init(&mp, pos, &t->hist, &rows, tt_move, ss->killers, counter_move(t, ss), false);
 

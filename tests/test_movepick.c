@@ -48,7 +48,7 @@ static void check_position(const MoveList *other)
         Move counter = candidate(&legal, other);
         for (int noisy_only = 0; noisy_only <= 1; noisy_only++) {
             MovePicker mp;
-            ContRows rows = {{NULL, NULL}};
+            ContRows rows = {{NULL, NULL}, 0};
             mp_init(&mp, &pos, &hist, &rows, tt, killers, counter, noisy_only);
             uint32_t seen[65536 / 32] = {0};
             int n = 0, last_stage = MP_TT;

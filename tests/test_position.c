@@ -165,18 +165,23 @@ static void walk(Position *p, int depth)
     }
 }
 
+// Positions with every piece type, castling (Chess960 too), pins, en passant and
+// promotions, for the tests that check a query or an update on all of them.
+static const char *const varied_fens[] = {
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2",
+};
+
 static void test_make_unmake_restores(void **state)
 {
     (void)state;
-    static const char *fens[] = {
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-    };
-    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
-        set(&pos, fens[i]);
+    for (size_t i = 0; i < sizeof varied_fens / sizeof *varied_fens; i++) {
+        set(&pos, varied_fens[i]);
         walk(&pos, 3);
     }
 }
@@ -203,6 +208,23 @@ static void play(Position *p, const char *moves)
         if (m == MOVE_NONE)
             fail_msg("illegal move %s", tok);
         pos_make_move(p, m);
+    }
+}
+
+// pos_attacks_by (every square a side attacks) must agree with the square-by-square
+// query.
+static void test_attacks_by(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof varied_fens / sizeof *varied_fens; i++) {
+        const char *fen = varied_fens[i];
+        set(&pos, fen);
+        for (int c = WHITE; c <= BLACK; c++) {
+            Bitboard a = pos_attacks_by(&pos, c);
+            for (Square sq = 0; sq < 64; sq++)
+                if ((bool)((a >> sq) & 1) != pos_attacked_by(&pos, sq, c))
+                    fail_msg("%s: colour %d, square %d", fen, c, (int)sq);
+        }
     }
 }
 
@@ -319,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_fen_rejects),
         cmocka_unit_test(test_make_unmake_restores),
         cmocka_unit_test(test_null_move),
+        cmocka_unit_test(test_attacks_by),
         cmocka_unit_test(test_rule_queries),
         cmocka_unit_test(test_move_text),
         cmocka_unit_test(test_san),
