@@ -31,7 +31,7 @@ FUZZ_SRC  := tests/fuzz/fuzz_uci.c tests/fuzz/fuzz_fen.c tests/fuzz/fuzz_move.c 
              tests/fuzz/fuzz_syzygy.c tests/fuzz/fuzz_pgn.c
 # Extra sources per test binary: the replay test runs the fuzz targets.
 TEST_EXTRA_test_fuzz_replay := $(FUZZ_SRC) tests/fuzz/fuzz_util.c
-TEST_EXTRA_test_train := tools/nnue_train.c
+TEST_EXTRA_test_train := tools/nnue_train.c tools/records.c
 TEST_EXTRA_test_nnue := tools/nnue_train.c
 
 .PHONY: all clean debug sanitize tsan valgrind test test-long bench perft-bench deps fuzz tools windows windows-test \
@@ -145,7 +145,7 @@ valgrind:
 
 # Tests link the library sources (not main.c) with cmocka. The engine binary is built
 # too, since the UCI tests drive it through pipes.
-$(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(wildcard tests/fuzz/*) $(NO_NET)
+$(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c tools/records.c $(MAGICS) $(wildcard tests/fuzz/*) $(NO_NET)
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(TEST_OPT) $(STD) $(WARN) $(ARCHFLAGS) -Iinclude -Ibuild/gen -I$(dir $(NO_NET)) -Itests -Itools -pthread $(CFLAGS) $< $(TEST_EXTRA_$*) $(LIB_SRC) -o $@ -lcmocka $(LIBS)
 
@@ -157,12 +157,14 @@ $(BUILD)/tests/%: tests/%.c tests/test_util.h tests/engine_pipe.h $(LIB_SRC) $(w
 # into $(BUILD)/tools with OPT, so `make sanitize` tests ASan tools in build/asan/tools and
 # never replaces the release tools in build/tools.
 TOOLS := $(patsubst %,$(BUILD)/tools/%,datagen tune train tbprobe pgn2data distill netscale)
-TOOL_EXTRA_train := tools/nnue_train.c
-TOOL_EXTRA_distill := tools/nnue_train.c
-TOOL_EXTRA_netscale := tools/nnue_train.c
+# tools/records.c (the record walker) goes into every tool that reads records.
+TOOL_EXTRA_datagen := tools/records.c
+TOOL_EXTRA_train := tools/nnue_train.c tools/records.c
+TOOL_EXTRA_distill := tools/nnue_train.c tools/records.c
+TOOL_EXTRA_netscale := tools/nnue_train.c tools/records.c
 tools: $(TOOLS)
 
-$(BUILD)/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c $(MAGICS) $(NO_NET)
+$(BUILD)/tools/%: tools/%.c $(LIB_SRC) $(wildcard include/*.h tools/*.h) tools/nnue_train.c tools/records.c $(MAGICS) $(NO_NET)
 	@mkdir -p $(BUILD)/tools
 	$(CC) $(ALL_CFLAGS) -I$(dir $(NO_NET)) -Itools $< $(TOOL_EXTRA_$*) $(LIB_SRC) -o $@ $(LDFLAGS) $(LIBS)
 

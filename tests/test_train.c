@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "nnue_train.h"
+#include "records.h"
 
 // The sample's records that training keeps, as samples of the inputs `in` (NULL: plain).
 static int load_samples(Sample *out, int max, const NnueInputs *in)
@@ -464,7 +465,7 @@ static bool walk_counter(const PackedPos *rec, size_t i, void *ctx)
     return true;
 }
 
-// nn_for_each_record: a folder's files in order, each record once, its index counted from
+// records_for_each: a folder's files in order, each record once, its index counted from
 // its own file's start (across the reader's 1,024-record chunks); a callback's false
 // stops the walk; a missing file or a folder without data-0.bin fails.
 static void test_for_each_record(void **state)
@@ -487,24 +488,24 @@ static void test_for_each_record(void **state)
     }
     static Walk w;
     w = (Walk){.stop_at = -1};
-    assert_true(nn_for_each_record(dir, "test", walk_counter, &w));
+    assert_true(records_for_each(dir, "test", walk_counter, &w));
     assert_int_equal(w.n, 3000);
     assert_memory_equal(w.seen, all, sizeof all);
     for (int k = 0; k < 3000; k++)
         assert_int_equal(w.index[k], k < split ? (size_t)k : (size_t)(k - split));
     w = (Walk){.stop_at = 1500};
-    assert_false(nn_for_each_record(dir, "test", walk_counter, &w));
+    assert_false(records_for_each(dir, "test", walk_counter, &w));
     assert_int_equal(w.n, 1500);
     snprintf(path, sizeof path, "%s/data-1.bin", dir); // one file alone
     w = (Walk){.stop_at = -1};
-    assert_true(nn_for_each_record(path, "test", walk_counter, &w));
+    assert_true(records_for_each(path, "test", walk_counter, &w));
     assert_int_equal(w.n, 3000 - split);
     assert_memory_equal(w.seen, all + split, sizeof all[0] * (3000 - split));
     remove(path);
     snprintf(path, sizeof path, "%s/data-0.bin", dir);
     remove(path);
-    assert_false(nn_for_each_record(path, "test", walk_counter, &w)); // missing file
-    assert_false(nn_for_each_record(dir, "test", walk_counter, &w));  // no data-0.bin
+    assert_false(records_for_each(path, "test", walk_counter, &w)); // missing file
+    assert_false(records_for_each(dir, "test", walk_counter, &w));  // no data-0.bin
     rmdir(dir);
 }
 

@@ -38,6 +38,7 @@
 #include "platform.h"
 #include "packpos.h"
 #include "psqt.h"
+#include "records.h"
 #include "rng.h"
 #include "root.h"
 #include "zobrist.h"
@@ -260,38 +261,27 @@ static int play(const Config *cfg)
 
 /* ---------------------------------------------------------------- reading */
 
-// Calls fn on every record of every worker file in dir (data-0.bin, data-1.bin, ... until
-// one is missing); returns the number of records, or -1 on a malformed one.
-static long for_each_record(const char *dir, void (*fn)(const UnpackedPos *, void *), void *ctx)
-{
-    long count = 0;
-    for (int w = 0;; w++) {
-        char bin[512];
-        worker_path(bin, sizeof bin, dir, w, "bin");
-        FILE *f = fopen(bin, "rb");
-        if (!f)
-            break;
-        PackedPos p;
-        while (fread(&p, sizeof p, 1, f) == 1) {
-            UnpackedPos u;
-            if (!packpos_unpack(&p, &u)) {
-                fprintf(stderr, "datagen: malformed record %ld in %s\n", count, bin);
-                fclose(f);
-                return -1;
-            }
-            fn(&u, ctx);
-            count++;
-        }
-        fclose(f);
-    }
-    return count;
-}
-
 typedef struct {
-    long results[3], in_check, noisy, mate;
+    long count, results[3], in_check, noisy, mate;
     Position pos;
     FILE *text;
+    const char *dir;
+    void (*fn)(const UnpackedPos *, void *); // what is done with each record
 } Reader;
+
+// records_for_each's callback: unpacks a record and hands it to the reader's function.
+static bool read_record(const PackedPos *p, size_t i, void *ctx)
+{
+    Reader *r = ctx;
+    UnpackedPos u;
+    if (!packpos_unpack(p, &u)) {
+        fprintf(stderr, "datagen: malformed record %zu of a data file in %s\n", i, r->dir);
+        return false;
+    }
+    r->fn(&u, r);
+    r->count++;
+    return true;
+}
 
 // The filters training applies: in check, a noisy best move, a mate score.
 static void classify(const UnpackedPos *u, Reader *r, bool *check, bool *noisy, bool *mate)
@@ -330,9 +320,11 @@ static void export_record(const UnpackedPos *u, void *ctx)
 static int stats(const char *dir)
 {
     static Reader r;
-    long n = for_each_record(dir, count_record, &r);
-    if (n < 0)
+    r.fn = count_record;
+    r.dir = dir;
+    if (!records_for_each(dir, "datagen", read_record, &r))
         return 1;
+    long n = r.count;
     printf("%ld positions: white wins %ld, draws %ld, black wins %ld; in check %ld, noisy best move %ld, "
            "mate score %ld\n",
            n, r.results[2], r.results[1], r.results[0], r.in_check, r.noisy, r.mate);
@@ -347,9 +339,11 @@ static int export_text(const char *dir, const char *path)
         perror(path);
         return 1;
     }
-    long n = for_each_record(dir, export_record, &r);
+    r.fn = export_record;
+    r.dir = dir;
+    bool ok = records_for_each(dir, "datagen", read_record, &r);
     fclose(r.text);
-    return n < 0;
+    return !ok;
 }
 
 static int usage(const char *argv0)

@@ -20,6 +20,7 @@
 #include "movegen.h"
 #include "nnue.h"
 #include "nnue_train.h"
+#include "records.h"
 #include "psqt.h"
 #include "rng.h"
 #include "see.h"
@@ -141,7 +142,7 @@ int main(int argc, char **argv)
     }
     bool ok = true;
     for (; i < argc && ok; i++)
-        ok = nn_for_each_record(argv[i], "distill", distill_one, &d);
+        ok = records_for_each(argv[i], "distill", distill_one, &d);
     ok = fclose(d.out) == 0 && ok;
     nnue_free(&net);
     printf("%ld records used, %ld held out, %ld skipped (in check, noisy best move, mate score); %ld children "

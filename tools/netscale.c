@@ -20,6 +20,7 @@
 
 #include "attacks.h"
 #include "nnue_train.h"
+#include "records.h"
 #include "psqt.h"
 #include "zobrist.h"
 
@@ -91,7 +92,7 @@ int main(int argc, char **argv)
             return 1;
         Fit fit = {.net = &net, .ref = &ref};
         for (int i = 5; i < argc; i++)
-            if (!nn_for_each_record(argv[i], "netscale", fit_record, &fit))
+            if (!records_for_each(argv[i], "netscale", fit_record, &fit))
                 return 1;
         nn_free(&ref);
         if (fit.used == 0 || fit.yy <= 0) {

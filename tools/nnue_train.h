@@ -76,12 +76,6 @@ size_t nn_scale_output(Net *net, float f);
 // move, a mate score (or a malformed record).
 bool nn_sample(const PackedPos *rec, float wdl, const NnueInputs *in, Sample *out);
 
-// Calls fn on each record of path, a datagen folder (its data-0.bin, data-1.bin, ...
-// until one is missing) or a file, with the record's index in its file (from 0, as
-// nn_held_out counts); false as soon as fn is, or when a file cannot be read or a folder
-// has no data-0.bin (said on stderr after `tool`'s name).
-bool nn_for_each_record(const char *path, const char *tool, bool (*fn)(const PackedPos *rec, size_t i, void *ctx),
-                        void *ctx);
 
 // Whether the i-th record of a file (from 0) is held out: blocks of 128 consecutive
 // records (one or two games) one time in 32, counted from the file's start, so held-out

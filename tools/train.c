@@ -53,6 +53,7 @@
 
 #include "attacks.h"
 #include "nnue_train.h"
+#include "records.h"
 #include "psqt.h"
 #include "timeman.h"
 #include "zobrist.h"
@@ -114,7 +115,7 @@ static bool load_record(const PackedPos *p, size_t i, void *ctx)
 static bool load(Data *d, const char *path, float wdl, bool all_train)
 {
     Loading l = {d, wdl, all_train};
-    return nn_for_each_record(path, "train", load_record, &l);
+    return records_for_each(path, "train", load_record, &l);
 }
 
 /* ---------------------------------------------------------------- parallel gradient */
