@@ -52,17 +52,19 @@ static inline int16_t *hist_cont_row(Histories *h, const Position *pos, Move m)
     return h->cont[hist_piece_to(pos, m)];
 }
 
-// The butterfly entry of a quiet move (hist_quiet reads the same one).
+// The butterfly entry of a quiet move, read (hist_quiet) and updated (hist_update_quiet)
+// through this one index.
 static inline int16_t *hist_butterfly(Histories *h, const Position *pos, const ContRows *rows, Move m)
 {
     Square from = move_from(m), to = move_to(m);
     return &h->butterfly[pos->side][(rows->threats >> from) & 1][(rows->threats >> to) & 1][from][to];
 }
-// Ordering score of a quiet move: butterfly plus both continuation histories.
+
+// Ordering score of a quiet move: butterfly plus both continuation histories. (The
+// cast only lends hist_butterfly the table to index; nothing is written.)
 static inline int hist_quiet(const Histories *h, const Position *pos, const ContRows *rows, Move m)
 {
-    Square from = move_from(m), to = move_to(m);
-    int s = h->butterfly[pos->side][(rows->threats >> from) & 1][(rows->threats >> to) & 1][from][to];
+    int s = *hist_butterfly((Histories *)h, pos, rows, m);
     for (int k = 0; k < 2; k++)
         if (rows->row[k])
             s += rows->row[k][hist_piece_to(pos, m)];
