@@ -211,9 +211,10 @@ if [ "${1:-}" = "--docs" ]; then
     mkdir -p "$dest"
     saved=""
     [ ! -f "$state/config.json" ] || saved=" with $(saved_games "$state/config.json") saved games, state in $state"
+    # The note goes into the run's own log too, so the next copy keeps it.
+    echo "# copied to docs/ $(date -u +%Y-%m-%dT%H:%MZ)${3:+ ($3)}$saved; PGN comments stripped" >>"$out.txt"
     {
         grep '^#' "$out.txt"
-        echo "# copied to docs/ $(date -u +%Y-%m-%dT%H:%MZ)${3:+ ($3)}$saved; PGN comments stripped"
         awk '/^Results of/ { buf = ""; keep = 1 }
              keep { buf = buf $0 "\n" }
              /^-----/ && keep { last = buf; keep = 0 }

@@ -13,6 +13,7 @@
 #   make TUNE=1 EXE=build/tune/outpost && bench/spsa.py run STATE.json [--engine build/tune/outpost]
 #       [--params name,name,...] [--iterations 1000] [--pairs 4] [--tc 8+0.08] [--concurrency 2]
 #   bench/spsa.py show STATE.json       (theta now, against the start)
+#   bench/spsa.py apply STATE.json      (theta, rounded, into include/params.h's defaults)
 #   bench/spsa.py --selftest            (the update rule on a noisy synthetic objective)
 import argparse
 import json
@@ -94,8 +95,30 @@ def selftest():
     print('selftest: distance to the optimum (share of the range) from %s to %s' % (
         ', '.join('%s %.3f' % kv for kv in start.items()), ', '.join('%s %.3f' % kv for kv in end.items())))
     ok = all(end[n] < 0.05 and end[n] < start[n] / 3 for n in params)
+    ok = apply_selftest() and ok
     print('spsa selftest %s' % ('passed' if ok else 'FAILED'))
     return 0 if ok else 1
+
+
+def apply_selftest():
+    """apply: values rounded to nearest, other fields and the backslash column untouched."""
+    header = ('#define SEARCH_PARAMS_DEFAULT            \\\n'
+              '    {                                    \\\n'
+              '        .x = 60, .y = 90, .w = 5,        \\\n'
+              '        .z = 2,                          \\\n'
+              '    }\n\nint after;\n')
+    state = {'params': {'x': {'value': 119.5}, 'y': {'value': 7.49}, 'z': {'value': 12.0}}}
+    with tempfile.TemporaryDirectory() as work:
+        path, state_path = os.path.join(work, 'params.h'), os.path.join(work, 'state.json')
+        open(path, 'w').write(header)
+        save(state_path, state)
+        apply(argparse.Namespace(state=state_path, header=path))
+        got = open(path).read()
+    want = header.replace('.x = 60, .y = 90,', '.x = 120, .y = 7,').replace('.z = 2,  ', '.z = 12, ')
+    if got != want:
+        print('spsa apply selftest FAILED:\n%s\nwanted:\n%s' % (got, want))
+        return False
+    return True
 
 
 def spsa_input(engine):
@@ -170,6 +193,36 @@ def show(args):
         print('%-14s %8.2f  (start %g, range %g..%g)' % (n, p['value'], p['start'], p['min'], p['max']))
 
 
+def apply(args):
+    """Writes theta, each value rounded to the nearest integer, into SEARCH_PARAMS_DEFAULT."""
+    state = json.load(open(args.state))
+    header = args.header
+    lines = open(header).read().split('\n')
+    start = next(i for i, line in enumerate(lines) if line.startswith('#define SEARCH_PARAMS_DEFAULT'))
+    end = next(i for i in range(start, len(lines)) if not lines[i].rstrip().endswith('\\'))
+    found = set()
+    for i in range(start + 1, end + 1):
+        line = lines[i]
+        column = line.rfind('\\') if line.rstrip().endswith('\\') else -1
+        for name, p in state['params'].items():
+            new_value = int(math.floor(p['value'] + 0.5))
+            pattern = r'(\.%s = )(-?\d+)' % re.escape(name)
+            match = re.search(pattern, line)
+            if match:
+                found.add(name)
+                if int(match.group(2)) != new_value:
+                    print('%-14s %6s -> %d' % (name, match.group(2), new_value))
+                line = re.sub(pattern, lambda m: m.group(1) + str(new_value), line)
+        if column >= 0:  # keep the continuation backslashes in their column
+            body = line[:line.rfind('\\')].rstrip()
+            line = body + ' ' * max(1, column - len(body)) + '\\'
+        lines[i] = line
+    missing = set(state['params']) - found
+    if missing:
+        sys.exit('spsa: not in SEARCH_PARAMS_DEFAULT of %s: %s' % (header, ', '.join(sorted(missing))))
+    open(header, 'w').write('\n'.join(lines))
+
+
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == '--selftest':
         return selftest()
@@ -185,8 +238,11 @@ def main():
     r.add_argument('--concurrency', type=int, default=2)
     s = sub.add_parser('show')
     s.add_argument('state')
+    a = sub.add_parser('apply', help="write theta (rounded) into the header's SEARCH_PARAMS_DEFAULT")
+    a.add_argument('state')
+    a.add_argument('--header', default='include/params.h')
     args = ap.parse_args()
-    return run(args) if args.cmd == 'run' else show(args)
+    return {'run': run, 'show': show, 'apply': apply}[args.cmd](args)
 
 
 if __name__ == '__main__':
