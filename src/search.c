@@ -520,8 +520,14 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
             if (reduced > new_depth)
                 reduced = new_depth;
             score = -negamax(t, ss + 1, -alpha - 1, -alpha, reduced, true);
-            if (score > alpha && reduced < new_depth)
-                score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+            if (score > alpha && reduced < new_depth) {
+                // The reduced search's margin over the best score so far sets the
+                // re-search's depth: a ply deeper for a clear gain, one shallower for a
+                // bare one (and no re-search when that reaches the reduced depth).
+                new_depth += (score > best + 40 + 2 * new_depth) - (score < best + new_depth);
+                if (new_depth > reduced)
+                    score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+            }
         } else if (!pv_node || move_count > 1) {
             score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
         } else {
