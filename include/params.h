@@ -24,13 +24,16 @@ typedef struct {
     // below -see_noisy * depth^2.
     int see_depth, see_quiet, see_noisy;
     // Singular extensions: from se_depth, TT draft at least depth - se_tt_depth, margin
-    // se_margin * depth.
+    // se_margin * depth / 8 (eighths of a centipawn per ply, so a tuner can go below one).
     int se_depth, se_tt_depth, se_margin;
     // Late-move reductions of quiet moves from lmr_depth: lmr_base / 100 + ln(depth)
     // ln(moves) * 100 / lmr_div, one more off the PV and one more at cut nodes, less
     // history / lmr_history and one for a move that gives check. Killers and the counter
     // move are never reduced.
     int lmr_depth, lmr_base, lmr_div, lmr_history;
+    // A reduced move that beats alpha is re-searched a ply deeper when its score is more
+    // than lmr_deeper_base + lmr_deeper_mult * depth above the best so far.
+    int lmr_deeper_base, lmr_deeper_mult;
     // Aspiration windows from asp_depth, first half-width asp_delta, doubled on a fail.
     int asp_depth, asp_delta;
     // History bonus for a cutoff at depth d: hist_mult * min(d * d, hist_max_sq).
@@ -43,7 +46,8 @@ typedef struct {
         .rfp_depth = 8, .rfp_margin = 75, .nmp_depth = 3, .nmp_base = 3, .nmp_depth_div = 4, .nmp_eval_div = 200, \
         .nmp_eval_max = 3, .iir_depth = 4, .lmp_depth = 8, .lmp_base = 3, .lmp_div = 2, .fp_depth = 6,           \
         .fp_base = 90, .fp_margin = 90, .see_depth = 6, .see_quiet = 60, .see_noisy = 25, .se_depth = 8,          \
-        .se_tt_depth = 3, .se_margin = 2, .lmr_depth = 3, .lmr_base = 75, .lmr_div = 225, .lmr_history = 12288,   \
+        .se_tt_depth = 3, .se_margin = 16, .lmr_depth = 3, .lmr_base = 75, .lmr_div = 225, .lmr_history = 12288,  \
+        .lmr_deeper_base = 40, .lmr_deeper_mult = 2,                                                                \
         .asp_depth = 4, .asp_delta = 20, .hist_mult = 8, .hist_max_sq = 1200,                                      \
     }
 

@@ -301,7 +301,7 @@ static int singular_test(SearchThread *t, SearchStack *ss, const TTEntry *tt_hit
     if (!(tt_bound(tt_hit) & BOUND_LOWER) || tt_depth(tt_hit) < depth - p->se_tt_depth
         || abs(tt_score) >= SCORE_TB_WIN_IN_MAX)
         return 0;
-    Score s_beta = tt_score - p->se_margin * depth;
+    Score s_beta = tt_score - p->se_margin * depth / 8;
     ss->excluded = tt_hit->move;
     Score s = negamax(t, ss, s_beta - 1, s_beta, (depth - 1) / 2, cut_node);
     ss->excluded = MOVE_NONE;
@@ -524,7 +524,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 // The reduced search's margin over the best score so far sets the
                 // re-search's depth: a ply deeper for a clear gain, one shallower for a
                 // bare one (and no re-search when that reaches the reduced depth).
-                new_depth += (score > best + 40 + 2 * new_depth) - (score < best + new_depth);
+                new_depth += (score > best + p->lmr_deeper_base + p->lmr_deeper_mult * new_depth) - (score < best + new_depth);
                 if (new_depth > reduced)
                     score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
             }
