@@ -41,14 +41,14 @@ typedef struct {
 } SearchParams;
 
 // The values the engine plays with (tuned by SPRT; see docs/STRENGTH.md).
-#define SEARCH_PARAMS_DEFAULT                                                                                       \
-    {                                                                                                               \
-        .rfp_depth = 8, .rfp_margin = 75, .nmp_depth = 3, .nmp_base = 3, .nmp_depth_div = 4, .nmp_eval_div = 200, \
-        .nmp_eval_max = 3, .iir_depth = 4, .lmp_depth = 8, .lmp_base = 3, .lmp_div = 2, .fp_depth = 6,           \
-        .fp_base = 90, .fp_margin = 90, .see_depth = 6, .see_quiet = 60, .see_noisy = 25, .se_depth = 8,          \
-        .se_tt_depth = 3, .se_margin = 16, .lmr_depth = 3, .lmr_base = 75, .lmr_div = 225, .lmr_history = 12288,  \
-        .lmr_deeper_base = 40, .lmr_deeper_mult = 2,                                                                \
-        .asp_depth = 4, .asp_delta = 20, .hist_mult = 8, .hist_max_sq = 1200,                                      \
+#define SEARCH_PARAMS_DEFAULT                                                                                     \
+    {                                                                                                             \
+        .rfp_depth = 8, .rfp_margin = 79, .nmp_depth = 3, .nmp_base = 3, .nmp_depth_div = 4, .nmp_eval_div = 195, \
+        .nmp_eval_max = 3, .iir_depth = 4, .lmp_depth = 8, .lmp_base = 3, .lmp_div = 2, .fp_depth = 6,            \
+        .fp_base = 88, .fp_margin = 108, .see_depth = 6, .see_quiet = 51, .see_noisy = 21, .se_depth = 8,         \
+        .se_tt_depth = 3, .se_margin = 8, .lmr_depth = 3, .lmr_base = 70, .lmr_div = 237, .lmr_history = 12590,   \
+        .lmr_deeper_base = 40, .lmr_deeper_mult = 2,                                                              \
+        .asp_depth = 4, .asp_delta = 19, .hist_mult = 8, .hist_max_sq = 1244,                                     \
     }
 
 // One tunable parameter: its name, where it lives in SearchParams, its sensible range.

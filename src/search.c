@@ -524,7 +524,8 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 // The reduced search's margin over the best score so far sets the
                 // re-search's depth: a ply deeper for a clear gain, one shallower for a
                 // bare one (and no re-search when that reaches the reduced depth).
-                new_depth += (score > best + p->lmr_deeper_base + p->lmr_deeper_mult * new_depth) - (score < best + new_depth);
+                new_depth += (score > best + p->lmr_deeper_base + p->lmr_deeper_mult * new_depth)
+                             - (score < best + new_depth);
                 if (new_depth > reduced)
                     score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
             }
