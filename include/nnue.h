@@ -30,7 +30,8 @@ typedef struct {
 
 // Loads a network file; on failure writes the reason to err, leaves net unchanged and
 // returns false (a missing, truncated, altered or foreign file; a layer wider than
-// NNUE_MAX_HIDDEN or more than NNUE_MAX_BUCKETS buckets).
+// NNUE_MAX_HIDDEN or more than NNUE_MAX_BUCKETS buckets). On success the weights net held
+// are freed, so net must be zeroed or hold a loaded network.
 bool nnue_load(Nnue *net, const char *path, char *err, size_t err_size);
 // The same from a network file's bytes; `name` is what err calls it.
 bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *name, char *err, size_t err_size);
