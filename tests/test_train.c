@@ -355,6 +355,84 @@ static void test_grow(void **state)
     remove("build/test_grow_g.nnue");
 }
 
+// The sample with every piece on the reflected square (files a <-> h), both views.
+static Sample reflected(const Sample *s)
+{
+    Sample m = *s;
+    for (int k = 0; k < m.n; k++) {
+        m.us[k] = (uint16_t)(m.us[k] ^ 7);
+        m.them[k] = (uint16_t)(m.them[k] ^ 7);
+    }
+    return m;
+}
+
+// A plain network grown by reflection computes, in float, the mean of the old one on a
+// position and on its reflection (exactly when its output weights are even on the export's
+// grid, within a step of it otherwise), and its output pairs sum to the old weights on the
+// grid. Shapes it cannot grow are refused.
+static void test_grow_reflected(void **state)
+{
+    (void)state;
+    static Sample plain[500], kb[500];
+    NnueInputs in;
+    assert_true(nn_king_layout(2, &in));
+    int n = load_samples(plain, 500, NULL);
+    assert_int_equal(load_samples(kb, 500, &in), n);
+    for (int factor = 0; factor < 2; factor++) {
+        Net small, grown;
+        assert_true(nn_alloc(&small, NULL, 16, 1, 7));
+        *small.out_b = -0.1f;
+        assert_true(nn_widen(&small, NNUE_MAX_BUCKETS));
+        // From an export's weights, so that the output layer lies on the grid.
+        Nnue qs = {0};
+        export_and_load(&small, "build/test_grow_r.nnue", &qs);
+        nn_free(&small);
+        assert_true(nn_from_export(&small, &qs));
+        assert_true(nn_from_export(&grown, &qs));
+        assert_true(nn_grow_reflected(&grown, &in, factor));
+        assert_int_equal(grown.hidden, 32);
+        assert_int_equal(grown.in.kbuckets, 2);
+        assert_int_equal(grown.factor, factor);
+        int differ = 0;
+        for (int i = 0; i < n; i++) {
+            Sample r = reflected(&plain[i]);
+            float a = nn_forward(&small, &plain[i]), b = nn_forward(&small, &r), g = nn_forward(&grown, &kb[i]);
+            differ += fabsf(a - b) > 1e-3f;
+            // The pairs of an odd weight differ by one step of the grid: the mean up to
+            // that step times the two activations' difference.
+            assert_true(fabsf(g - 0.5f * (a + b)) < 2.0f * 16 / NNUE_QB);
+        }
+        assert_true(differ > n / 2); // the old network does tell positions from reflections
+        for (int b = 0; b < grown.buckets; b++)
+            for (int side = 0; side < 2; side++)
+                for (int j = 0; j < 16; j++) {
+                    const float *o = grown.out_w + (size_t)b * 64 + (size_t)side * 32;
+                    float k = (o[j] + o[16 + j]) * NNUE_QB, lo = o[j] * NNUE_QB;
+                    assert_true(k == roundf(k) && lo == roundf(lo)); // on the grid, in sum and in part
+                    assert_true(fabsf(k - small.out_w[(size_t)b * 32 + (size_t)side * 16 + (size_t)j] * NNUE_QB) < 1e-3f);
+                }
+        // Exactly the mean when no output weight is odd on the grid.
+        for (size_t i = 0; i < (size_t)small.buckets * 32; i++)
+            small.out_w[i] = 2.0f * roundf(small.out_w[i] * NNUE_QB / 2.0f) / NNUE_QB;
+        Net even;
+        assert_true(nn_from_export(&even, &qs));
+        memcpy(even.out_w, small.out_w, (size_t)small.buckets * 32 * sizeof(float));
+        assert_true(nn_grow_reflected(&even, &in, factor));
+        for (int i = 0; i < n; i++) {
+            Sample r = reflected(&plain[i]);
+            float mean = 0.5f * (nn_forward(&small, &plain[i]) + nn_forward(&small, &r));
+            assert_true(fabsf(nn_forward(&even, &kb[i]) - mean) < 1e-4f);
+        }
+        assert_false(nn_grow_reflected(&grown, &in, false)); // king buckets already
+        assert_false(nn_grow_reflected(&small, NULL, false)); // no king buckets asked
+        nnue_free(&qs);
+        nn_free(&even);
+        nn_free(&small);
+        nn_free(&grown);
+    }
+    remove("build/test_grow_r.nnue");
+}
+
 // Up to 300 of the sample's records as samples of the 2-bucket king layout, whose inputs
 // are put in *in; returns how many.
 static int load_kb_samples(Sample *out, NnueInputs *in)
@@ -573,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_train_and_export),
         cmocka_unit_test(test_widen),
         cmocka_unit_test(test_grow),
+        cmocka_unit_test(test_grow_reflected),
         cmocka_unit_test(test_share_mean_and_own_decay),
         cmocka_unit_test(test_scale_output),
         cmocka_unit_test(test_for_each_record),

@@ -457,6 +457,55 @@ bool nn_add_factor(Net *net)
     return true;
 }
 
+bool nn_grow_reflected(Net *net, const NnueInputs *in, bool factor)
+{
+    if (net->in.kbuckets || net->factor || !in || !in->kbuckets || 2 * net->hidden > MAX_HIDDEN)
+        return false;
+    Net g;
+    size_t h = (size_t)net->hidden, h2 = 2 * h, buckets = (size_t)in->kbuckets;
+    if (!nn_alloc(&g, in, (int)h2, net->buckets, 1))
+        return false;
+    if (factor && !nn_add_factor(&g)) {
+        nn_free(&g);
+        return false;
+    }
+    for (size_t f = 0; f < 768; f++) {
+        // Every bucket's row, or the shared one with the buckets' own at 0. A feature's
+        // square is its low 6 bits, so f ^ 7 is the same piece on the reflected square.
+        for (size_t b = 0; b < (factor ? buckets + 1 : buckets); b++) {
+            float *row = g.ft_w + (b < buckets ? b * 768 + f : factor_row(&g, (int)f)) * h2;
+            bool carry = !factor || b == buckets;
+            for (size_t j = 0; j < h; j++) {
+                row[j] = carry ? net->ft_w[f * h + j] : 0.0f;
+                row[h + j] = carry ? net->ft_w[(f ^ 7) * h + j] : 0.0f;
+            }
+        }
+    }
+    memcpy(g.ft_b, net->ft_b, h * sizeof(float));
+    memcpy(g.ft_b + h, net->ft_b, h * sizeof(float));
+    for (int b = 0; b < net->buckets; b++)
+        for (size_t side = 0; side < 2; side++)
+            for (size_t j = 0; j < h; j++) {
+                float v = net->out_w[(size_t)b * 2 * h + side * h + j], lo = 0.5f * v, hi = lo;
+                float k = v * NNUE_QB;
+                if (k == roundf(k) && fmodf(k, 2.0f) != 0.0f) { // odd on the grid: halves round apart
+                    lo = (k - 1.0f) / 2.0f / NNUE_QB;
+                    hi = (k + 1.0f) / 2.0f / NNUE_QB;
+                    if (j & 1) {
+                        float t = lo;
+                        lo = hi;
+                        hi = t;
+                    }
+                }
+                g.out_w[(size_t)b * 2 * h2 + side * h2 + j] = lo;
+                g.out_w[(size_t)b * 2 * h2 + side * h2 + h + j] = hi;
+            }
+    memcpy(g.out_b, net->out_b, (size_t)net->buckets * sizeof(float));
+    nn_free(net);
+    *net = g;
+    return true;
+}
+
 size_t nn_scale_output(Net *net, float f)
 {
     size_t clipped = 0, n = (size_t)net->buckets * 2 * (size_t)net->hidden;

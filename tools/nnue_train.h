@@ -137,6 +137,18 @@ bool nn_widen(Net *net, int buckets);
 // wider or king-bucketed network from a smaller one starts. False for a network with king
 // buckets or fewer neurons asked, factor without king buckets, or out of memory.
 bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t seed);
+// Grows a network of the plain inputs and H neurons into one of the king-bucketed inputs
+// `in` and 2H neurons that computes the mean of the old one on a position and on its
+// reflection (files a <-> h): neuron j keeps its rows, neuron H + j takes the rows of the
+// reflected squares, and each pair shares the old output weight. Such a network gives a
+// position and its reflection the same score, as a mirrored input layer requires, so it
+// grows into one without the loss of nn_grow (whose start differs from the old network
+// wherever the old one tells a position from its reflection), and the mean is itself a
+// better evaluation than either half (docs/NETWORKS.md, 2026-12-05). An output weight that
+// lies on the export's grid (a network loaded from an export) is split into two weights on
+// the grid that sum to it, so that the export rounds no half the same way. False as
+// nn_grow's, for a network without king buckets asked, or with 2H above the maximum.
+bool nn_grow_reflected(Net *net, const NnueInputs *in, bool factor);
 // The exported network's evaluation of a sample in centipawns (side to move), computed
 // from the sample's features with none of nnue.c's code (no accumulators, no SIMD, no
 // incremental update): an independent oracle, kept apart on purpose, that the tests hold

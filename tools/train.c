@@ -20,6 +20,11 @@
 //                 network trained on few positions keeps a difference only where the data
 //                 hold it up, instead of memorising them (a carried network's rows are
 //                 split into their mean, shared, and the rest first: nn_share_mean)
+//     -Y          with -K and --init of a plain network of H neurons: grow it by
+//                 reflection instead (nn_grow_reflected): 2H neurons, neuron H + j the
+//                 reflection of neuron j, so that it starts as the mean of the network on
+//                 a position and on its reflection, not below the network (-H, if given,
+//                 must be 2H)
 //     -m          also train on every position mirrored left to right (files a <-> h):
 //                 an epoch then goes through each record twice, once each way (not
 //                 with -K, whose inputs are mirrored already)
@@ -181,7 +186,7 @@ static double run_parallel(Job *jobs, int threads, size_t from, size_t to)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N [-F]] [-R X] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N]\n"
+    fprintf(stderr, "usage: train -o OUT.nnue [-H N] [-O N] [-K N [-F] [-Y]] [-R X] [-e N] [-b N] [-l X] [-w X] [-t N] [-s N]\n"
                     "             [-c PATH] [-m] [-d EXTRA]... [--resume CKPT | --init CKPT] DATA...\n");
     return 2;
 }
@@ -192,7 +197,7 @@ typedef struct {
     int hidden, buckets, kbuckets, epochs, batch, threads;
     float lr, wdl, own_decay;
     uint64_t seed;
-    bool mirror, factor, hidden_set;
+    bool mirror, factor, reflect, hidden_set;
     const char *extra[MAX_EXTRA]; // -d: trained on, none held out
     int n_extra;
     int first_data; // argv index of the first data file
@@ -210,11 +215,13 @@ static bool parse_args(int argc, char **argv, Settings *o)
             o->first_data = i;
             break;
         }
-        if (!strcmp(a, "-m") || !strcmp(a, "-F")) {
+        if (!strcmp(a, "-m") || !strcmp(a, "-F") || !strcmp(a, "-Y")) {
             if (a[1] == 'm')
                 o->mirror = true;
-            else
+            else if (a[1] == 'F')
                 o->factor = true;
+            else
+                o->reflect = true;
             continue;
         }
         if (i + 1 >= argc)
@@ -247,6 +254,10 @@ static bool parse_args(int argc, char **argv, Settings *o)
         return false;
     if (o->factor && !o->kbuckets) {
         fprintf(stderr, "train: -F factorises king buckets: it needs -K\n");
+        return false;
+    }
+    if (o->reflect && (!o->kbuckets || !o->init)) {
+        fprintf(stderr, "train: -Y grows the network of --init into king buckets: it needs -K and --init\n");
         return false;
     }
     if (o->kbuckets && o->mirror) {
@@ -291,7 +302,7 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
         return false;
     }
     NnueInputs same = {0};
-    if (loaded && o->init && net->in.kbuckets && o->kbuckets == net->in.kbuckets
+    if (loaded && o->init && !o->reflect && net->in.kbuckets && o->kbuckets == net->in.kbuckets
         && (!o->hidden_set || o->hidden == net->hidden) && nn_king_layout(o->kbuckets, &same)
         && !memcmp(same.layout, net->in.layout, sizeof same.layout)) {
         // A king-bucketed network goes on in its own shape. An export has the shared rows
@@ -304,6 +315,15 @@ static bool start_network(const Settings *o, Net *net, Adam *adam, int *done)
                 return false;
             }
             nn_share_mean(net);
+        }
+    } else if (loaded && o->init && o->reflect) {
+        NnueInputs in = {0};
+        int from_hidden = net->hidden;
+        if ((o->hidden_set && o->hidden != 2 * from_hidden) || !nn_king_layout(o->kbuckets, &in)
+            || !nn_grow_reflected(net, &in, o->factor)) {
+            fprintf(stderr, "train: cannot grow %s (H %d, %d king buckets) by reflection to H %d with %d king buckets\n",
+                    o->init, from_hidden, net->in.kbuckets, o->hidden_set ? o->hidden : 2 * from_hidden, o->kbuckets);
+            return false;
         }
     } else if (loaded && o->init && (o->kbuckets || (o->hidden_set && o->hidden != net->hidden))) {
         NnueInputs in = {0};
