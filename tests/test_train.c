@@ -543,6 +543,60 @@ static bool walk_counter(const PackedPos *rec, size_t i, void *ctx)
     return true;
 }
 
+// Snapping the output weights (train -Q) puts each on the export's 1/64 grid, so the
+// export reads them back exactly, and a step with fixed_output leaves them where they are
+// while the feature layer and the output biases still learn.
+static void test_snap_output(void **state)
+{
+    (void)state;
+    static Sample kb[300];
+    NnueInputs in;
+    int n = load_kb_samples(kb, &in);
+    Net net;
+    assert_true(nn_alloc(&net, &in, 16, NNUE_MAX_BUCKETS, 11));
+    size_t n_out = (size_t)NNUE_MAX_BUCKETS * 2 * 16;
+    assert_true(nn_snap_output(&net) > n_out / 2); // random weights lie off the grid
+    for (size_t i = 0; i < n_out; i++) {
+        float k = net.out_w[i] * NNUE_QB;
+        assert_true(k == roundf(k));
+    }
+    assert_int_equal(nn_snap_output(&net), 0);
+
+    Nnue q = {0};
+    Net back;
+    export_and_load(&net, "build/test_snap.nnue", &q);
+    assert_true(nn_from_export(&back, &q));
+    assert_memory_equal(back.out_w, net.out_w, n_out * sizeof(float));
+    nn_free(&back);
+    nnue_free(&q);
+
+    Adam adam;
+    assert_true(adam_alloc(&adam, net.n_params));
+    adam.lr = 0.01f;
+    adam.fixed_output = true;
+    float *grad = calloc(net.n_params, sizeof(float)), *out_before = malloc(n_out * sizeof(float));
+    float *ft_before = malloc(net.n_params * sizeof(float));
+    assert_true(grad && out_before && ft_before);
+    for (int i = 0; i < n; i++)
+        nn_backward(&net, &kb[i], grad);
+    memcpy(out_before, net.out_w, n_out * sizeof(float));
+    memcpy(ft_before, net.p, net.n_params * sizeof(float));
+    float bias_before[NNUE_MAX_BUCKETS];
+    memcpy(bias_before, net.out_b, sizeof bias_before);
+    adam_step(&adam, &net, grad);
+    assert_memory_equal(net.out_w, out_before, n_out * sizeof(float));
+    assert_memory_not_equal(net.p, ft_before, (size_t)(net.out_w - net.p) * sizeof(float));
+    assert_memory_not_equal(net.out_b, bias_before, sizeof bias_before);
+    adam.fixed_output = false; // the same step without it moves them: the test can tell
+    adam_step(&adam, &net, grad);
+    assert_memory_not_equal(net.out_w, out_before, n_out * sizeof(float));
+    free(grad);
+    free(out_before);
+    free(ft_before);
+    adam_free(&adam);
+    nn_free(&net);
+}
+
 // records_for_each: a folder's files in order, each record once, its index counted from
 // its own file's start (across the reader's 1,024-record chunks); a callback's false
 // stops the walk; a missing file or a folder without data-0.bin fails.
@@ -654,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_grow_reflected),
         cmocka_unit_test(test_share_mean_and_own_decay),
         cmocka_unit_test(test_scale_output),
+        cmocka_unit_test(test_snap_output),
         cmocka_unit_test(test_for_each_record),
     };
     return cmocka_run_group_tests_name("train", tests, NULL, NULL);

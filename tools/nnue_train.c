@@ -223,6 +223,7 @@ bool adam_alloc(Adam *a, size_t n)
     a->eps = 1e-8f;
     a->decay = 0.01f;
     a->own_decay = 0.0f;
+    a->fixed_output = false;
     a->step = 0;
     return a->m && a->v;
 }
@@ -243,12 +244,15 @@ void adam_step(Adam *a, Net *net, const float *grad)
     float c1 = 1.0f - powf(a->beta1, (float)a->step), c2 = 1.0f - powf(a->beta2, (float)a->step);
     size_t n_w = inputs_of(net) * (size_t)net->hidden, out_w = (size_t)(net->out_w - net->p);
     size_t n_own = net->factor ? (size_t)nnue_input_count(&net->in) * (size_t)net->hidden : 0;
+    size_t n_out = 2 * (size_t)net->hidden * (size_t)net->buckets;
     for (size_t i = 0; i < net->n_params; i++) {
+        if (a->fixed_output && i >= out_w && i < out_w + n_out)
+            continue;
         float g = grad[i];
         a->m[i] = a->beta1 * a->m[i] + (1.0f - a->beta1) * g;
         a->v[i] = a->beta2 * a->v[i] + (1.0f - a->beta2) * g * g;
         float w = net->p[i];
-        bool weight = i < n_w || (i >= out_w && i < out_w + 2 * (size_t)net->hidden * (size_t)net->buckets);
+        bool weight = i < n_w || (i >= out_w && i < out_w + n_out);
         float decay = !weight ? 0.0f : i < n_own ? a->decay + a->own_decay : a->decay;
         w -= a->lr * ((a->m[i] / c1) / (sqrtf(a->v[i] / c2) + a->eps) + decay * w);
         if (weight)
@@ -520,6 +524,17 @@ size_t nn_scale_output(Net *net, float f)
     for (int b = 0; b < net->buckets; b++)
         net->out_b[b] *= f;
     return clipped;
+}
+
+size_t nn_snap_output(Net *net)
+{
+    size_t changed = 0, n = (size_t)net->buckets * 2 * (size_t)net->hidden;
+    for (size_t i = 0; i < n; i++) {
+        float w = (float)quant16(clip_weight(net->out_w[i]), NNUE_QB) / NNUE_QB;
+        changed += w != net->out_w[i];
+        net->out_w[i] = w;
+    }
+    return changed;
 }
 
 void nn_share_mean(Net *net)
