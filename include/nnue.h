@@ -18,6 +18,7 @@ enum {
 
 typedef struct {
     int hidden, buckets;
+    int qb; // the output layer's quantisation (the header's QB)
     NnueInputs inputs; // the input layer's shape: plain 768, or king buckets (version 3)
     uint32_t checksum; // the header's checksum of every weight: the network's name in logs
     int16_t *ft_w;  // [nnue_input_count(&inputs)][hidden]

@@ -12,7 +12,8 @@
 enum {
     NNUE_INPUTS = 768, // colour (own, other) x piece type x square, per perspective
     NNUE_QA = 255,     // feature layer quantisation
-    NNUE_QB = 64,      // output layer quantisation
+    NNUE_QB = 64,      // output layer quantisation: the least, and that of every network before
+    NNUE_QB_MAX = 1024, // a larger QB, a power of two up to this, is the exporter's choice
     NNUE_SCALE = 400,  // centipawns per unit of the output
 };
 
@@ -26,6 +27,9 @@ enum {
  *           payload; version 1 (9 words) is the form of B = 1 without king buckets
  *   payload int16 ft_w[K' * 768][H] (x QA; K' = K in version 3, else 1), int16 ft_b[H]
  *           (x QA), int16 out_w[B][2H] (x QB), int32 out_b[B] (x QA x QB)
+ * QB is 64 or a larger power of two up to NNUE_QB_MAX: the exporter takes the finest grid
+ * on which every output weight stays within +-127 (the engine's SIMD output layer's bound),
+ * since the 1/64 grid is coarse for the small output weights of a wide network.
  * A network of one bucket without king buckets is written as version 1, so the networks
  * of before buckets export to the same bytes.
  *
@@ -53,7 +57,7 @@ static inline int nnue_input_count(const NnueInputs *in) { return (in->kbuckets 
 
 // What a header says of its network.
 typedef struct {
-    uint32_t version, hidden, buckets, checksum;
+    uint32_t version, hidden, buckets, qb, checksum;
     NnueInputs inputs;
     size_t words; // header words: 9 in version 1, 10 in version 2, 19 in version 3
 } NnueHeader;
@@ -111,7 +115,7 @@ static inline size_t nnue_payload_bytes(size_t inputs, size_t hidden, size_t buc
 // Fills words (NNUE_HEADER_MAX_WORDS of room) with the header of a network; returns how
 // many words it has (the version follows from the inputs and the bucket count).
 static inline size_t nnue_header_write(uint32_t *words, const NnueInputs *in, uint32_t hidden, uint32_t buckets,
-                                       uint32_t checksum)
+                                       uint32_t qb, uint32_t checksum)
 {
     size_t n = 0;
     words[n++] = NNUE_MAGIC;
@@ -120,7 +124,7 @@ static inline size_t nnue_header_write(uint32_t *words, const NnueInputs *in, ui
     words[n++] = hidden;
     words[n++] = NNUE_ACT_SCRELU;
     words[n++] = NNUE_QA;
-    words[n++] = NNUE_QB;
+    words[n++] = qb;
     words[n++] = NNUE_SCALE;
     if (buckets != 1 || in->kbuckets) // version 2 adds the bucket count
         words[n++] = buckets;
@@ -150,9 +154,10 @@ static inline bool nnue_header_read(const uint8_t *data, size_t size, NnueHeader
         w[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     }
     if (w[0] != NNUE_MAGIC || w[2] != NNUE_INPUTS || w[3] < 1 || w[4] != NNUE_ACT_SCRELU || w[5] != NNUE_QA
-        || w[6] != NNUE_QB || w[7] != NNUE_SCALE || (version >= 2 && w[8] < 1))
+        || w[6] < NNUE_QB || w[6] > NNUE_QB_MAX || (w[6] & (w[6] - 1)) || w[7] != NNUE_SCALE
+        || (version >= 2 && w[8] < 1))
         return false;
-    *h = (NnueHeader){version, w[3], version == 1 ? 1 : w[8], w[words - 1], {0}, words};
+    *h = (NnueHeader){version, w[3], version == 1 ? 1 : w[8], w[6], w[words - 1], {0}, words};
     if (version == 3) {
         if (w[9] < 1 || w[9] > NNUE_MAX_KING_BUCKETS)
             return false;

@@ -69,6 +69,7 @@ bool nnue_load_memory(Nnue *net, const uint8_t *data, size_t size, const char *n
     net->memory = w16;
     net->ft_w = w16;
     net->inputs = head.inputs;
+    net->qb = (int)head.qb;
     net->ft_b = w16 + inputs * (size_t)h;
     net->out_w = net->ft_b + h;
     for (int b = 0; b < nb; b++)
@@ -336,7 +337,7 @@ Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side, int piece
     int64_t sum = output_sum(net, out_w, us, them, h);
 #endif
     int64_t out = sum / NNUE_QA + net->out_b[b];
-    Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
+    Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * net->qb));
     // Never a mate score: the search keeps those for mates.
     Score cap = SCORE_TB_WIN_IN_MAX - 1;
     return s > cap ? cap : s < -cap ? -cap : s;

@@ -5,7 +5,7 @@
 // a refresh after every move of random games (castling, en passant, promotions and king
 // moves across buckets and the mirror included), a position and its colour mirror
 // evaluate alike, every feature index matches its definition written out, and broken
-// files are refused.
+// files are refused. The two networks' output layers are on different grids (QB).
 #include "test_util.h"
 
 #include <ctype.h>
@@ -29,6 +29,8 @@ static int group_setup(void **state)
         f.ft_b[j] = 0.3f; // accumulators inside SCReLU's range for the most part
     for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
         f.out_b[b] = 0.05f * (float)(b - 3);
+    f.out_w[5] = 1.9f; // one large output weight: the 1/64 grid (the king-bucket net's are
+                       // small, so it takes a finer one: both are checked against the reference)
     char err[256];
     bool ok = nn_export(&f, "build/test_nnue.nnue") && nnue_load(&net, "build/test_nnue.nnue", err, sizeof err);
     nn_free(&f);
@@ -39,7 +41,7 @@ static int group_setup(void **state)
         f.ft_b[j] = 0.3f;
     ok = nn_export(&f, "build/test_nnue_kb.nnue") && nnue_load(&kb_net, "build/test_nnue_kb.nnue", err, sizeof err);
     nn_free(&f);
-    return ok && kb_net.inputs.kbuckets == 4 ? 0 : -1;
+    return ok && kb_net.inputs.kbuckets == 4 && net.qb == NNUE_QB && kb_net.qb > NNUE_QB ? 0 : -1;
 }
 
 static int group_teardown(void **state)
@@ -238,6 +240,23 @@ static void test_broken_files(void **state)
     assert_false(nnue_load(&other, "build/test_nnue_cut.nnue", err, sizeof err));
     assert_non_null(strstr(err, "truncated or corrupt"));
     assert_null(other.memory);
+    // QB other than a power of two from 64 to 1024 (header word 6) is not ours.
+    static uint8_t bytes[1 << 20];
+    FILE *f = fopen("build/test_nnue.nnue", "rb");
+    assert_non_null(f);
+    size_t size = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    const uint32_t bad_qb[] = {32, 96, 2048};
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 4; k++)
+            bytes[24 + k] = (uint8_t)(bad_qb[i] >> (8 * k));
+        assert_false(nnue_load_memory(&other, bytes, size, "qb", err, sizeof err));
+        assert_non_null(strstr(err, "is not an Outpost"));
+    }
+    for (int k = 0; k < 4; k++) // 64 again: the same bytes load
+        bytes[24 + k] = (uint8_t)(NNUE_QB >> (8 * k));
+    assert_true(nnue_load_memory(&other, bytes, size, "qb", err, sizeof err));
+    nnue_free(&other);
     Net wide;
     assert_true(nn_alloc(&wide, NULL, NNUE_MAX_HIDDEN + 8, 1, 1));
     assert_true(nn_export(&wide, "build/test_nnue_cut.nnue"));

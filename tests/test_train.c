@@ -366,10 +366,10 @@ static Sample reflected(const Sample *s)
     return m;
 }
 
-// A plain network grown by reflection computes, in float, the mean of the old one on a
-// position and on its reflection (exactly when its output weights are even on the export's
-// grid, within a step of it otherwise), and its output pairs sum to the old weights on the
-// grid. Shapes it cannot grow are refused.
+// Growth by reflection: the grown network (2H neurons, mirrored king buckets) computes the
+// mean of the old one on a position and on its reflection, as a float network and, through
+// an export on a grid twice as fine as the old one's, as integers. Shapes it cannot grow
+// are refused.
 static void test_grow_reflected(void **state)
 {
     (void)state;
@@ -383,9 +383,11 @@ static void test_grow_reflected(void **state)
         assert_true(nn_alloc(&small, NULL, 16, 1, 7));
         *small.out_b = -0.1f;
         assert_true(nn_widen(&small, NNUE_MAX_BUCKETS));
+        small.out_w[3] = 1.5f; // the export's coarsest grid, 1/64: the halves need 1/128
         // From an export's weights, so that the output layer lies on the grid.
         Nnue qs = {0};
         export_and_load(&small, "build/test_grow_r.nnue", &qs);
+        assert_int_equal(qs.qb, NNUE_QB);
         nn_free(&small);
         assert_true(nn_from_export(&small, &qs));
         assert_true(nn_from_export(&grown, &qs));
@@ -393,40 +395,26 @@ static void test_grow_reflected(void **state)
         assert_int_equal(grown.hidden, 32);
         assert_int_equal(grown.in.kbuckets, 2);
         assert_int_equal(grown.factor, factor);
+        assert_int_equal(nn_export_qb(&grown), 2 * NNUE_QB);
+        Nnue qg = {0};
+        export_and_load(&grown, "build/test_grow_r.nnue", &qg);
         int differ = 0;
         for (int i = 0; i < n; i++) {
             Sample r = reflected(&plain[i]);
             float a = nn_forward(&small, &plain[i]), b = nn_forward(&small, &r), g = nn_forward(&grown, &kb[i]);
             differ += fabsf(a - b) > 1e-3f;
-            // The pairs of an odd weight differ by one step of the grid: the mean up to
-            // that step times the two activations' difference.
-            assert_true(fabsf(g - 0.5f * (a + b)) < 2.0f * 16 / NNUE_QB);
+            assert_true(fabsf(g - 0.5f * (a + b)) < 1e-4f);
+            // The integers: the mean of the old export's two evaluations, up to their roundings.
+            int mean2 = qnn_eval(&qs, &plain[i]) + qnn_eval(&qs, &r);
+            assert_true(abs(2 * qnn_eval(&qg, &kb[i]) - mean2) <= 3);
         }
         assert_true(differ > n / 2); // the old network does tell positions from reflections
-        for (int b = 0; b < grown.buckets; b++)
-            for (int side = 0; side < 2; side++)
-                for (int j = 0; j < 16; j++) {
-                    const float *o = grown.out_w + (size_t)b * 64 + (size_t)side * 32;
-                    float k = (o[j] + o[16 + j]) * NNUE_QB, lo = o[j] * NNUE_QB;
-                    assert_true(k == roundf(k) && lo == roundf(lo)); // on the grid, in sum and in part
-                    assert_true(fabsf(k - small.out_w[(size_t)b * 32 + (size_t)side * 16 + (size_t)j] * NNUE_QB) < 1e-3f);
-                }
-        // Exactly the mean when no output weight is odd on the grid.
-        for (size_t i = 0; i < (size_t)small.buckets * 32; i++)
-            small.out_w[i] = 2.0f * roundf(small.out_w[i] * NNUE_QB / 2.0f) / NNUE_QB;
-        Net even;
-        assert_true(nn_from_export(&even, &qs));
-        memcpy(even.out_w, small.out_w, (size_t)small.buckets * 32 * sizeof(float));
-        assert_true(nn_grow_reflected(&even, &in, factor));
-        for (int i = 0; i < n; i++) {
-            Sample r = reflected(&plain[i]);
-            float mean = 0.5f * (nn_forward(&small, &plain[i]) + nn_forward(&small, &r));
-            assert_true(fabsf(nn_forward(&even, &kb[i]) - mean) < 1e-4f);
-        }
+        for (size_t i = 0; i < (size_t)grown.buckets * 64; i++) // the halves came back exactly
+            assert_true((float)qg.out_w[i] / (float)qg.qb == grown.out_w[i]);
         assert_false(nn_grow_reflected(&grown, &in, false)); // king buckets already
         assert_false(nn_grow_reflected(&small, NULL, false)); // no king buckets asked
         nnue_free(&qs);
-        nn_free(&even);
+        nnue_free(&qg);
         nn_free(&small);
         nn_free(&grown);
     }
@@ -543,6 +531,34 @@ static bool walk_counter(const PackedPos *rec, size_t i, void *ctx)
     return true;
 }
 
+// The export's output grid: the finest power of two from 64 to 1024 on which the largest
+// output weight rounds within +-127; the file says which, and the float network read back
+// from it is on that grid.
+static void test_export_grid(void **state)
+{
+    (void)state;
+    Net net;
+    assert_true(nn_alloc(&net, NULL, 16, 2, 13));
+    size_t n_out = 2 * 2 * 16;
+    const float top[] = {0.0f, 0.05f, 0.3f, 0.62f, 0.993f, 1.0f, 1.98f};
+    const int want[] = {NNUE_QB_MAX, NNUE_QB_MAX, 256, 128, 128, 64, 64};
+    for (int t = 0; t < 7; t++) {
+        for (size_t i = 0; i < n_out; i++)
+            net.out_w[i] = top[t] * (float)(i % 7) / 6.0f * (i & 1 ? -1.0f : 1.0f);
+        assert_int_equal(nn_export_qb(&net), want[t]);
+        Nnue q = {0};
+        export_and_load(&net, "build/test_grid.nnue", &q);
+        assert_int_equal(q.qb, want[t]);
+        for (size_t i = 0; i < n_out; i++) {
+            assert_true(q.out_w[i] >= -127 && q.out_w[i] <= 127);
+            assert_true(fabsf((float)q.out_w[i] / (float)q.qb - net.out_w[i]) <= 0.5f / (float)q.qb + 1e-7f);
+        }
+        nnue_free(&q);
+    }
+    remove("build/test_grid.nnue");
+    nn_free(&net);
+}
+
 // Snapping the output weights (train -Q) puts each on the export's 1/64 grid, so the
 // export reads them back exactly, and a step with fixed_output leaves them where they are
 // while the feature layer and the output biases still learn.
@@ -557,7 +573,7 @@ static void test_snap_output(void **state)
     size_t n_out = (size_t)NNUE_MAX_BUCKETS * 2 * 16;
     assert_true(nn_snap_output(&net) > n_out / 2); // random weights lie off the grid
     for (size_t i = 0; i < n_out; i++) {
-        float k = net.out_w[i] * NNUE_QB;
+        float k = net.out_w[i] * (float)nn_export_qb(&net);
         assert_true(k == roundf(k));
     }
     assert_int_equal(nn_snap_output(&net), 0);
@@ -708,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_grow_reflected),
         cmocka_unit_test(test_share_mean_and_own_decay),
         cmocka_unit_test(test_scale_output),
+        cmocka_unit_test(test_export_grid),
         cmocka_unit_test(test_snap_output),
         cmocka_unit_test(test_for_each_record),
     };

@@ -331,6 +331,17 @@ static int16_t quant16(float x, float q)
     return (int16_t)(v < -32767.0f ? -32767.0f : v > 32767.0f ? 32767.0f : v);
 }
 
+int nn_export_qb(const Net *net)
+{
+    float top = 0.0f;
+    for (size_t i = 0; i < (size_t)net->buckets * 2 * (size_t)net->hidden; i++)
+        top = fmaxf(top, fabsf(clip_weight(net->out_w[i])));
+    int qb = NNUE_QB;
+    while (qb < NNUE_QB_MAX && roundf(top * (float)(2 * qb)) <= 127.0f)
+        qb *= 2;
+    return qb;
+}
+
 bool nn_export(const Net *net, const char *path)
 {
     int h = net->hidden, nb = net->buckets;
@@ -352,15 +363,16 @@ bool nn_export(const Net *net, const char *path)
     }
     for (size_t j = 0; j < (size_t)h; j++)
         w16[rows * (size_t)h + j] = quant16(net->ft_b[j], NNUE_QA);
+    int qb = nn_export_qb(net);
     for (size_t j = 0; j < n16 - n_ft; j++)
-        w16[n_ft + j] = quant16(net->out_w[j], NNUE_QB);
+        w16[n_ft + j] = quant16(net->out_w[j], (float)qb);
     int32_t out_b[NNUE_MAX_BUCKETS];
     for (int b = 0; b < nb; b++)
-        out_b[b] = (int32_t)lroundf(net->out_b[b] * NNUE_QA * NNUE_QB);
+        out_b[b] = (int32_t)lroundf(net->out_b[b] * NNUE_QA * (float)qb);
     uint32_t sum = nnue_fnv1a((const uint8_t *)w16, n16 * sizeof *w16, NNUE_FNV_BASIS);
     sum = nnue_fnv1a((const uint8_t *)out_b, (size_t)nb * sizeof *out_b, sum);
     uint32_t head[NNUE_HEADER_MAX_WORDS];
-    size_t words = nnue_header_write(head, &net->in, (uint32_t)h, (uint32_t)nb, sum);
+    size_t words = nnue_header_write(head, &net->in, (uint32_t)h, (uint32_t)nb, (uint32_t)qb, sum);
     FILE *f = fopen(path, "wb");
     bool ok = f && fwrite(head, sizeof *head, words, f) == words
            && fwrite(w16, sizeof *w16, n16, f) == n16 && fwrite(out_b, sizeof *out_b, (size_t)nb, f) == (size_t)nb;
@@ -379,9 +391,9 @@ bool nn_from_export(Net *net, const Nnue *q)
     for (size_t j = 0; j < h; j++)
         net->ft_b[j] = (float)q->ft_b[j] / NNUE_QA;
     for (size_t j = 0; j < 2 * h * (size_t)q->buckets; j++)
-        net->out_w[j] = (float)q->out_w[j] / NNUE_QB;
+        net->out_w[j] = (float)q->out_w[j] / (float)q->qb;
     for (int b = 0; b < q->buckets; b++)
-        net->out_b[b] = (float)q->out_b[b] / (NNUE_QA * NNUE_QB);
+        net->out_b[b] = (float)q->out_b[b] / ((float)NNUE_QA * (float)q->qb);
     return true;
 }
 
@@ -421,7 +433,7 @@ int qnn_eval(const Nnue *q, const Sample *s)
     }
     // sum is in QA * QA * QB units: one QA goes, the bias (QA * QB) is added, then scaled.
     int64_t out = sum / NNUE_QA + q->out_b[b];
-    return (int)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
+    return (int)(out * NNUE_SCALE / (NNUE_QA * q->qb));
 }
 
 bool nn_king_layout(int kbuckets, NnueInputs *out)
@@ -490,17 +502,9 @@ bool nn_grow_reflected(Net *net, const NnueInputs *in, bool factor)
     for (int b = 0; b < net->buckets; b++)
         for (size_t side = 0; side < 2; side++)
             for (size_t j = 0; j < h; j++) {
-                float v = net->out_w[(size_t)b * 2 * h + side * h + j], lo = 0.5f * v, hi = lo;
-                float k = v * NNUE_QB;
-                if (k == roundf(k) && fmodf(k, 2.0f) != 0.0f) { // odd on the grid: halves round apart
-                    lo = (k - 1.0f) / 2.0f / NNUE_QB;
-                    hi = (k + 1.0f) / 2.0f / NNUE_QB;
-                    if (j & 1) {
-                        float t = lo;
-                        lo = hi;
-                        hi = t;
-                    }
-                }
+                // Exact halves: on a grid twice as fine as the old weight's, which the
+                // export takes (nn_export_qb) unless the old one was already the finest.
+                float lo = 0.5f * net->out_w[(size_t)b * 2 * h + side * h + j], hi = lo;
                 g.out_w[(size_t)b * 2 * h2 + side * h2 + j] = lo;
                 g.out_w[(size_t)b * 2 * h2 + side * h2 + h + j] = hi;
             }
@@ -529,8 +533,9 @@ size_t nn_scale_output(Net *net, float f)
 size_t nn_snap_output(Net *net)
 {
     size_t changed = 0, n = (size_t)net->buckets * 2 * (size_t)net->hidden;
+    float qb = (float)nn_export_qb(net); // rounding keeps the largest weight, so the grid holds
     for (size_t i = 0; i < n; i++) {
-        float w = (float)quant16(clip_weight(net->out_w[i]), NNUE_QB) / NNUE_QB;
+        float w = (float)quant16(clip_weight(net->out_w[i]), qb) / qb;
         changed += w != net->out_w[i];
         net->out_w[i] = w;
     }

@@ -69,7 +69,7 @@ void nn_free(Net *net);
 // scale than the one the search's margins were fitted to is brought back to it
 // (tools/netscale). Weights stay within +-NN_CLIP; returns how many were clipped.
 size_t nn_scale_output(Net *net, float f);
-// Rounds every output weight to the export's grid (1 / NNUE_QB), as nn_export would, so
+// Rounds every output weight to the export's grid (1 / nn_export_qb), as nn_export would, so
 // that the export keeps them exactly; returns how many changed. The grid is coarse for a
 // wide network (rounding them cost G-ft2, H 512, 1.3 % of its held-out loss while the
 // feature layer's rounding cost nothing): train -Q rounds them first and then trains the
@@ -126,8 +126,14 @@ bool nn_save_checkpoint(const Net *net, const Adam *adam, int epoch, const char 
 bool nn_load_checkpoint(Net *net, Adam *adam, int *epoch, const char *path);
 
 // Writes the quantised network in the engine's format (nnue_format.h); a factorised
-// network's rows are written added to their shared rows, within +-NN_CLIP.
+// network's rows are written added to their shared rows, within +-NN_CLIP. The output
+// layer goes on the grid of nn_export_qb.
 bool nn_export(const Net *net, const char *path);
+// The output layer's quantisation the export takes: the largest power of two from NNUE_QB
+// to NNUE_QB_MAX on which every output weight rounds within +-127 (the engine's SIMD
+// output layer's bound). Rounding on the 1/64 grid cost a network of H 512 1.3 % of its
+// held-out loss; its weights, below 0.7, fit the 1/128 grid (docs/NNUE.md).
+int nn_export_qb(const Net *net);
 // The float network of an exported one (loaded with nnue_load), allocated here: each
 // integer divided by its scale, so that exporting it again gives the same file. How a
 // network whose checkpoint is gone is fine-tuned (train --init NET.nnue).
@@ -152,9 +158,9 @@ bool nn_grow(Net *net, const NnueInputs *in, int hidden, bool factor, uint64_t s
 // position and its reflection the same score, as a mirrored input layer requires, so it
 // grows into one without the loss of nn_grow (whose start differs from the old network
 // wherever the old one tells a position from its reflection), and the mean is itself a
-// better evaluation than either half (docs/NETWORKS.md, 2026-12-05). An output weight that
-// lies on the export's grid (a network loaded from an export) is split into two weights on
-// the grid that sum to it, so that the export rounds no half the same way. False as
+// better evaluation than either half (docs/NETWORKS.md, 2026-12-05). The halves of output
+// weights on the export's grid lie on one twice as fine, which the export takes (up to
+// NNUE_QB_MAX), so the grown export computes the mean exactly too. False as
 // nn_grow's, for a network without king buckets asked, or with 2H above the maximum.
 bool nn_grow_reflected(Net *net, const NnueInputs *in, bool factor);
 // The exported network's evaluation of a sample in centipawns (side to move), computed

@@ -25,7 +25,7 @@
 //                 reflection of neuron j, so that it starts as the mean of the network on
 //                 a position and on its reflection, not below the network (-H, if given,
 //                 must be 2H)
-//     -Q          round the output weights to the export's grid (1/64) first and train
+//     -Q          round the output weights to the export's grid (nn_export_qb) first and train
 //                 the rest with them fixed (nn_snap_output): the export then loses
 //                 nothing there, where rounding them cost a network of H 512 1.3 % of its
 //                 held-out loss; for a last fine-tune, since they no longer learn
