@@ -337,7 +337,11 @@ Score nnue_evaluate(const Nnue *net, const Accumulator *acc, int side, int piece
     int64_t sum = output_sum(net, out_w, us, them, h);
 #endif
     int64_t out = sum / NNUE_QA + net->out_b[b];
-    Score s = (Score)(out * NNUE_SCALE / (NNUE_QA * net->qb));
+    // out * SCALE / (QA * QB), truncated toward zero, in two steps: by the constant QA (a
+    // multiply), then by QB, a power of two (nnue_header_read), as a shift of the magnitude,
+    // not a 64-bit division on every evaluation.
+    int64_t x = out * NNUE_SCALE / NNUE_QA, mag = (x < 0 ? -x : x) >> __builtin_ctz((unsigned)net->qb);
+    Score s = (Score)(x < 0 ? -mag : mag);
     // Never a mate score: the search keeps those for mates.
     Score cap = SCORE_TB_WIN_IN_MAX - 1;
     return s > cap ? cap : s < -cap ? -cap : s;

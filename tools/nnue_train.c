@@ -504,9 +504,9 @@ bool nn_grow_reflected(Net *net, const NnueInputs *in, bool factor)
             for (size_t j = 0; j < h; j++) {
                 // Exact halves: on a grid twice as fine as the old weight's, which the
                 // export takes (nn_export_qb) unless the old one was already the finest.
-                float lo = 0.5f * net->out_w[(size_t)b * 2 * h + side * h + j], hi = lo;
-                g.out_w[(size_t)b * 2 * h2 + side * h2 + j] = lo;
-                g.out_w[(size_t)b * 2 * h2 + side * h2 + h + j] = hi;
+                float half = 0.5f * net->out_w[(size_t)b * 2 * h + side * h + j];
+                g.out_w[(size_t)b * 2 * h2 + side * h2 + j] = half;
+                g.out_w[(size_t)b * 2 * h2 + side * h2 + h + j] = half;
             }
     memcpy(g.out_b, net->out_b, (size_t)net->buckets * sizeof(float));
     nn_free(net);
