@@ -285,58 +285,55 @@ KERNEL int64_t half_sum(const int16_t *restrict v, const int16_t *restrict w, in
     return sum;
 }
 
-#if defined(__AVX2__)
-// The same sum for both halves in 16-bit lanes: c * w fits 16 bits when |w| <= 127 (c <=
-// 255), and madd against c adds pairs of c * c * w (each under 2^23.1) into 32-bit lanes;
-// over 2 x 512 neurons a lane gathers 128 of them, under 2^31. The result is the exact
-// integer the scalar loop gives.
-KERNEL int64_t output_sum_avx2(const int16_t *out_w, const int16_t *us, const int16_t *them, int h)
-{
-    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(NNUE_QA);
-    __m256i acc = _mm256_setzero_si256();
-    int simd_h = h & ~15;
-    int64_t tail = 0;
-    for (int half = 0; half < 2; half++) {
-        const int16_t *v = half ? them : us, *w = out_w + half * h;
-        for (int j = 0; j < simd_h; j += 16) {
-            __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(v + j));
-            c = _mm256_min_epi16(_mm256_max_epi16(c, zero), qa);
-            __m256i cw = _mm256_mullo_epi16(c, _mm256_loadu_si256((const __m256i *)(const void *)(w + j)));
-            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(cw, c));
-        }
-        tail += half_sum(v, w, simd_h, h);
-    }
-    int32_t lanes[8];
-    _mm256_storeu_si256((__m256i *)(void *)lanes, acc);
-    for (int i = 0; i < 8; i++)
-        tail += lanes[i];
-    return tail;
-}
+#if defined(__AVX512BW__) || defined(__AVX2__)
+// The instructions output_sum_simd needs, in the widest registers the target has.
+#if defined(__AVX512BW__)
+typedef __m512i VecI16;
+enum { VEC_I16 = 32 }; // int16 lanes in a register
+#define vec_zero() _mm512_setzero_si512()
+#define vec_set1(x) _mm512_set1_epi16(x)
+#define vec_load(p) _mm512_loadu_si512((const void *)(p))
+#define vec_store(p, v) _mm512_storeu_si512((void *)(p), v)
+#define vec_max16(a, b) _mm512_max_epi16(a, b)
+#define vec_min16(a, b) _mm512_min_epi16(a, b)
+#define vec_mullo16(a, b) _mm512_mullo_epi16(a, b)
+#define vec_madd16(a, b) _mm512_madd_epi16(a, b)
+#define vec_add32(a, b) _mm512_add_epi32(a, b)
+#else
+typedef __m256i VecI16;
+enum { VEC_I16 = 16 };
+#define vec_zero() _mm256_setzero_si256()
+#define vec_set1(x) _mm256_set1_epi16(x)
+#define vec_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define vec_store(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#define vec_max16(a, b) _mm256_max_epi16(a, b)
+#define vec_min16(a, b) _mm256_min_epi16(a, b)
+#define vec_mullo16(a, b) _mm256_mullo_epi16(a, b)
+#define vec_madd16(a, b) _mm256_madd_epi16(a, b)
+#define vec_add32(a, b) _mm256_add_epi32(a, b)
 #endif
 
-#if defined(__AVX512BW__)
-// output_sum_avx2 in 512-bit registers: 32 neurons a step, and half as many products
-// gathered in each 32-bit lane (64 over 2 x 512 neurons, under 2^30); the same exact
-// integer.
-KERNEL int64_t output_sum_avx512(const int16_t *out_w, const int16_t *us, const int16_t *them, int h)
+// The same sum for both halves in 16-bit lanes: c * w fits 16 bits when |w| <= 127 (c <=
+// 255), and madd against c adds pairs of c * c * w (each under 2^23.1) into 32-bit lanes;
+// over 2 x 512 neurons a lane of AVX2 gathers 128 of them, under 2^31 (AVX-512: 64), and
+// the lanes are added as 64 bits. The result is the exact integer the scalar loop gives.
+KERNEL int64_t output_sum_simd(const int16_t *out_w, const int16_t *us, const int16_t *them, int h)
 {
-    const __m512i zero = _mm512_setzero_si512(), qa = _mm512_set1_epi16(NNUE_QA);
-    __m512i acc = _mm512_setzero_si512();
-    int simd_h = h & ~31;
+    const VecI16 zero = vec_zero(), qa = vec_set1(NNUE_QA);
+    VecI16 acc = vec_zero();
+    int simd_h = h & ~(VEC_I16 - 1);
     int64_t tail = 0;
     for (int half = 0; half < 2; half++) {
         const int16_t *v = half ? them : us, *w = out_w + half * h;
-        for (int j = 0; j < simd_h; j += 32) {
-            __m512i c = _mm512_loadu_si512((const void *)(v + j));
-            c = _mm512_min_epi16(_mm512_max_epi16(c, zero), qa);
-            __m512i cw = _mm512_mullo_epi16(c, _mm512_loadu_si512((const void *)(w + j)));
-            acc = _mm512_add_epi32(acc, _mm512_madd_epi16(cw, c));
+        for (int j = 0; j < simd_h; j += VEC_I16) {
+            VecI16 c = vec_min16(vec_max16(vec_load(v + j), zero), qa);
+            acc = vec_add32(acc, vec_madd16(vec_mullo16(c, vec_load(w + j)), c));
         }
         tail += half_sum(v, w, simd_h, h);
     }
-    int32_t lanes[16]; // each under 2^30, their sum not under 2^31: added as 64 bits
-    _mm512_storeu_si512((void *)lanes, acc);
-    for (int i = 0; i < 16; i++)
+    int32_t lanes[VEC_I16 / 2];
+    vec_store(lanes, acc);
+    for (int i = 0; i < VEC_I16 / 2; i++)
         tail += lanes[i];
     return tail;
 }
@@ -345,12 +342,9 @@ KERNEL int64_t output_sum_avx512(const int16_t *out_w, const int16_t *us, const 
 // The output layer's sum for the side to move's half us and the other half them.
 KERNEL int64_t output_sum(const Nnue *net, const int16_t *out_w, const int16_t *us, const int16_t *them, int h)
 {
-#if defined(__AVX512BW__)
+#if defined(__AVX512BW__) || defined(__AVX2__)
     if (net->small_out)
-        return output_sum_avx512(out_w, us, them, h);
-#elif defined(__AVX2__)
-    if (net->small_out)
-        return output_sum_avx2(out_w, us, them, h);
+        return output_sum_simd(out_w, us, them, h);
 #else
     (void)net;
 #endif

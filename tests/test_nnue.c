@@ -5,7 +5,8 @@
 // a refresh after every move of random games (castling, en passant, promotions and king
 // moves across buckets and the mirror included), a position and its colour mirror
 // evaluate alike, every feature index matches its definition written out, and broken
-// files are refused. The two networks' output layers are on different grids (QB).
+// files are refused. The two networks' output layers are on different grids (QB); a third,
+// of 40 neurons, takes the SIMD output layer with a scalar tail.
 #include "test_util.h"
 
 #include <ctype.h>
@@ -15,7 +16,7 @@
 #include "nnue_train.h"
 #include "rng.h"
 
-static Nnue net, kb_net; // the plain inputs; four king buckets
+static Nnue net, kb_net, odd_net; // the plain inputs; four king buckets; H 40
 static Position pos;
 
 static int group_setup(void **state)
@@ -41,7 +42,18 @@ static int group_setup(void **state)
         f.ft_b[j] = 0.3f;
     ok = nn_export(&f, "build/test_nnue_kb.nnue") && nnue_load(&kb_net, "build/test_nnue_kb.nnue", err, sizeof err);
     nn_free(&f);
-    return ok && kb_net.inputs.kbuckets == 4 && net.qb == NNUE_QB && kb_net.qb > NNUE_QB ? 0 : -1;
+    if (!ok || !nn_alloc(&f, NULL, 40, NNUE_MAX_BUCKETS, 5))
+        return -1;
+    for (int j = 0; j < 40; j++)
+        f.ft_b[j] = 0.3f;
+    ok = nn_export(&f, "build/test_nnue_odd.nnue") && nnue_load(&odd_net, "build/test_nnue_odd.nnue", err, sizeof err);
+    nn_free(&f);
+    // The trainer's exports keep every output weight within +-127: the SIMD output layer
+    // (where the build has one) serves all three.
+    return ok && kb_net.inputs.kbuckets == 4 && net.qb == NNUE_QB && kb_net.qb > NNUE_QB && net.small_out
+                   && kb_net.small_out && odd_net.small_out && odd_net.hidden == 40
+             ? 0
+             : -1;
 }
 
 static int group_teardown(void **state)
@@ -49,8 +61,10 @@ static int group_teardown(void **state)
     (void)state;
     nnue_free(&net);
     nnue_free(&kb_net);
+    nnue_free(&odd_net);
     remove("build/test_nnue.nnue");
     remove("build/test_nnue_kb.nnue");
+    remove("build/test_nnue_odd.nnue");
     return 0;
 }
 
@@ -93,6 +107,7 @@ static void test_matches_reference(void **state)
     (void)state;
     check_matches_reference_of(&net);
     check_matches_reference_of(&kb_net);
+    check_matches_reference_of(&odd_net);
 }
 
 static uint64_t rng_state = 2;
