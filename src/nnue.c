@@ -285,7 +285,14 @@ KERNEL int64_t half_sum(const int16_t *restrict v, const int16_t *restrict w, in
     return sum;
 }
 
+// NNUE_SIMD_OUTPUT: the output layer has an intrinsics form for this target.
 #if defined(__AVX512BW__) || defined(__AVX2__)
+#define NNUE_SIMD_OUTPUT 1
+#else
+#define NNUE_SIMD_OUTPUT 0
+#endif
+
+#if NNUE_SIMD_OUTPUT
 // The instructions output_sum_simd needs, in the widest registers the target has.
 #if defined(__AVX512BW__)
 typedef __m512i VecI16;
@@ -342,7 +349,7 @@ KERNEL int64_t output_sum_simd(const int16_t *out_w, const int16_t *us, const in
 // The output layer's sum for the side to move's half us and the other half them.
 KERNEL int64_t output_sum(const Nnue *net, const int16_t *out_w, const int16_t *us, const int16_t *them, int h)
 {
-#if defined(__AVX512BW__) || defined(__AVX2__)
+#if NNUE_SIMD_OUTPUT
     if (net->small_out)
         return output_sum_simd(out_w, us, them, h);
 #else

@@ -19,37 +19,39 @@
 static Nnue net, kb_net, odd_net; // the plain inputs; four king buckets; H 40
 static Position pos;
 
+// Draws a float network of the given inputs (NULL: the plain 768), width and seed, with
+// the feature biases at 0.3 (accumulators inside SCReLU's range for the most part), and
+// loads its export from path into out. One large output weight, with output biases apart,
+// puts the export on the 1/64 grid; without it the weights are small and take a finer one.
+static bool make_test_net(Nnue *out, const NnueInputs *in, int hidden, uint64_t seed, bool large_weight,
+                          const char *path)
+{
+    Net f;
+    if (!nn_alloc(&f, in, hidden, NNUE_MAX_BUCKETS, seed)) // every bucket's weights drawn apart
+        return false;
+    for (int j = 0; j < hidden; j++)
+        f.ft_b[j] = 0.3f;
+    if (large_weight) {
+        for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
+            f.out_b[b] = 0.05f * (float)(b - 3);
+        f.out_w[5] = 1.9f;
+    }
+    char err[256];
+    bool ok = nn_export(&f, path) && nnue_load(out, path, err, sizeof err);
+    nn_free(&f);
+    return ok;
+}
+
 static int group_setup(void **state)
 {
     (void)state;
     init_tables();
-    Net f;
-    if (!nn_alloc(&f, NULL, 64, NNUE_MAX_BUCKETS, 3)) // every bucket's weights drawn apart
-        return -1;
-    for (int j = 0; j < 64; j++)
-        f.ft_b[j] = 0.3f; // accumulators inside SCReLU's range for the most part
-    for (int b = 0; b < NNUE_MAX_BUCKETS; b++)
-        f.out_b[b] = 0.05f * (float)(b - 3);
-    f.out_w[5] = 1.9f; // one large output weight: the 1/64 grid (the king-bucket net's are
-                       // small, so it takes a finer one: both are checked against the reference)
-    char err[256];
-    bool ok = nn_export(&f, "build/test_nnue.nnue") && nnue_load(&net, "build/test_nnue.nnue", err, sizeof err);
-    nn_free(&f);
     NnueInputs in;
-    if (!ok || !nn_king_layout(4, &in) || !nn_alloc(&f, &in, 64, NNUE_MAX_BUCKETS, 4))
-        return -1;
-    for (int j = 0; j < 64; j++)
-        f.ft_b[j] = 0.3f;
-    ok = nn_export(&f, "build/test_nnue_kb.nnue") && nnue_load(&kb_net, "build/test_nnue_kb.nnue", err, sizeof err);
-    nn_free(&f);
-    if (!ok || !nn_alloc(&f, NULL, 40, NNUE_MAX_BUCKETS, 5))
-        return -1;
-    for (int j = 0; j < 40; j++)
-        f.ft_b[j] = 0.3f;
-    ok = nn_export(&f, "build/test_nnue_odd.nnue") && nnue_load(&odd_net, "build/test_nnue_odd.nnue", err, sizeof err);
-    nn_free(&f);
-    // The trainer's exports keep every output weight within +-127: the SIMD output layer
-    // (where the build has one) serves all three.
+    bool ok = make_test_net(&net, NULL, 64, 3, true, "build/test_nnue.nnue") && nn_king_layout(4, &in)
+              && make_test_net(&kb_net, &in, 64, 4, false, "build/test_nnue_kb.nnue")
+              && make_test_net(&odd_net, NULL, 40, 5, false, "build/test_nnue_odd.nnue");
+    // Both grids are checked against the reference. The trainer's exports keep every output
+    // weight within +-127: the SIMD output layer (where the build has one) serves all three.
     return ok && kb_net.inputs.kbuckets == 4 && net.qb == NNUE_QB && kb_net.qb > NNUE_QB && net.small_out
                    && kb_net.small_out && odd_net.small_out && odd_net.hidden == 40
              ? 0
