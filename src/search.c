@@ -502,8 +502,13 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         int hist = !reduce ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
         search_make(t, ss, m);
         bool gives_check = pos_in_check(pos);
-        // Step 11. Check extension.
-        int new_depth = depth - 1 + (extension ? extension : gives_check ? 1 : 0);
+        // Step 11. Check extension. Extensions (this one, the singular one and the deeper
+        // re-search below) stop at twice the iteration's depth: along a line of checks
+        // and clear gains they would keep the depth from falling (a PV line 120 plies
+        // deep at depth 3 with a king-bucketed network, 2026-12-05).
+        bool may_extend = ss->ply < 2 * t->root_depth;
+        int ext = extension ? extension : gives_check;
+        int new_depth = depth - 1 + (ext > 0 && !may_extend ? 0 : ext);
         Score score;
 
         // Step 12. Late-move reductions, then principal-variation search.
@@ -524,7 +529,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 // The reduced search's margin over the best score so far sets the
                 // re-search's depth: a ply deeper for a clear gain, one shallower for a
                 // bare one (and no re-search when that reaches the reduced depth).
-                new_depth += (score > best + p->lmr_deeper_base + p->lmr_deeper_mult * new_depth)
+                new_depth += (may_extend && score > best + p->lmr_deeper_base + p->lmr_deeper_mult * new_depth)
                              - (score < best + new_depth);
                 if (new_depth > reduced)
                     score = -negamax(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
