@@ -164,21 +164,22 @@ static void test_datagen_network(void **state)
                      0);
 }
 
-// The settings name a network by its header's checksum, the last header word in either
-// format version (the bucket count sits before it in version 2): two networks of the same
-// shape must not share a name, or a resume could mix their games.
+// The settings name a network by its header's checksum, the last header word in every
+// format version (9, 10 or 19 words: version 2 adds the bucket count, version 3 the king
+// buckets): two networks of the same shape must not share a name, or a resume could mix
+// their games.
 static void test_datagen_network_name(void **state)
 {
     (void)state;
     const char *nets[] = {"tests/data/nnue_tiny.nnue", "nets/default.nnue"};
     for (int i = 0; i < 2; i++) {
-        uint32_t header[10] = {0};
+        uint32_t header[19] = {0};
         FILE *f = fopen(nets[i], "rb");
         assert_non_null(f);
         assert_int_equal(fread(header, sizeof header, 1, f), 1);
         fclose(f);
-        assert_true(header[1] == 1 || header[1] == 2);
-        uint32_t checksum = header[1] == 1 ? header[8] : header[9];
+        assert_true(header[1] >= 1 && header[1] <= 3);
+        uint32_t checksum = header[header[1] == 1 ? 8 : header[1] == 2 ? 9 : 18];
         assert_int_equal(sh("rm -rf %s-c && %s/datagen %s-c -g 1 -n 300 -s 9 -e %s 2>/dev/null", data_dir,
                             tools_dir(), data_dir, nets[i]),
                          0);
