@@ -461,6 +461,10 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
     int n_quiets = 0, n_noisies = 0, move_count = 0, legal = 0;
     // Late-move pruning's count of quiets, twice as many when improving (one less divisor).
     int lmp_count = p->lmp_base + depth * depth / (p->lmp_div - (improving && p->lmp_div > 1));
+    // Extensions (check, singular and the deeper re-search) stop at twice the iteration's
+    // depth: along a line of checks and clear gains they would keep the depth from
+    // falling (a PV line 120 plies deep at depth 3 with a king-bucketed network, 2026-12-05).
+    bool may_extend = ss->ply < 2 * t->root_depth;
     while ((m = mp_next(&mp)) != MOVE_NONE) {
         legal++;
         if (m == excluded)
@@ -502,11 +506,7 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         int hist = !reduce ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
         search_make(t, ss, m);
         bool gives_check = pos_in_check(pos);
-        // Step 11. Check extension. Extensions (this one, the singular one and the deeper
-        // re-search below) stop at twice the iteration's depth: along a line of checks
-        // and clear gains they would keep the depth from falling (a PV line 120 plies
-        // deep at depth 3 with a king-bucketed network, 2026-12-05).
-        bool may_extend = ss->ply < 2 * t->root_depth;
+        // Step 11. Check extension (capped by may_extend, above).
         int ext = extension ? extension : gives_check;
         int new_depth = depth - 1 + (ext > 0 && !may_extend ? 0 : ext);
         Score score;
