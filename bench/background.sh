@@ -9,8 +9,9 @@
 # Usage: bench/background.sh LOG COMMAND [ARGS...]   (output appended to LOG; prints the
 #        job's PID, which bench/background.sh --check PID then verifies)
 set -eu
+usage="usage: bench/background.sh LOG COMMAND [ARGS...] | --check PID"
 if [ "${1:-}" = "--check" ]; then
-    pid=${2:?usage: bench/background.sh --check PID}
+    pid=${2:?$usage}
     policy=$(chrt -p "$pid" | sed -n 's/.*scheduling policy: //p')
     group=$(cat "/proc/$pid/autogroup" 2>/dev/null || echo "no autogroup (kernel without it)")
     echo "pid $pid: $policy, $group"
@@ -18,12 +19,12 @@ if [ "${1:-}" = "--check" ]; then
     case $group in *"nice 19" | "no autogroup"*) ;; *) exit 1 ;; esac
     exit 0
 fi
-log=${1:?usage: bench/background.sh LOG COMMAND [ARGS...]}
+log=${1:?$usage}
 shift
-[ $# -gt 0 ] || { echo "usage: bench/background.sh LOG COMMAND [ARGS...]" >&2; exit 1; }
+[ $# -gt 0 ] || { echo "$usage" >&2; exit 1; }
 # setsid -f forks, so the job leads a new session (and autogroup); the inner shell sets the
 # group's nice (without autogroups the file is absent and SCHED_IDLE alone applies), then
-# becomes the job. Its PID is written to a pipe so that the caller can print it.
+# becomes the job. It writes its PID to a temporary file for the caller to print.
 pidfile=$(mktemp)
 trap 'rm -f "$pidfile"' EXIT
 # shellcheck disable=SC2016 # the inner shell expands $$ and "$@"
