@@ -49,11 +49,6 @@ static inline int age_of(const TT *tt, const TTEntry *e)
     return ((tt->generation - (e->genbound & 0xFC)) & 0xFC) >> 2;
 }
 
-// The age replacement reads today: the bound bits left in borrow from the generation, so an
-// entry of this search reads as 63 searches old and one of the last search as new. Kept
-// until its fix (age_of in the two places below) passes an SPRT: issue 31, branch tt-age.
-static inline int replace_age(const TT *tt, const TTEntry *e) { return ((tt->generation - e->genbound) & 0xFC) >> 2; }
-
 static inline uint16_t fold16(uint64_t d) { return (uint16_t)(d ^ d >> 16 ^ d >> 32 ^ d >> 48); }
 
 // The entry at a slot, unpacked (relaxed loads: other threads may write it meanwhile).
@@ -93,7 +88,7 @@ bool tt_probe(TT *tt, Key key, TTEntry *entry, TTSlot *slot)
     // Replace the entry worth least: shallow and old.
     int worst = 0;
     for (int i = 1; i < TT_BUCKET_SIZE; i++)
-        if (e[i].depth - 8 * replace_age(tt, &e[i]) < e[worst].depth - 8 * replace_age(tt, &e[worst]))
+        if (e[i].depth - 8 * age_of(tt, &e[i]) < e[worst].depth - 8 * age_of(tt, &e[worst]))
             worst = i;
     *slot = (TTSlot){b, worst};
     return false;
@@ -107,7 +102,7 @@ void tt_store(TT *tt, TTSlot slot, Key key, Score score, Score eval, int bound, 
     if (move != MOVE_NONE || e.key16 != key16)
         e.move = move;
     // An exact result, a different position, or a deeper or equal draft replaces.
-    if (bound == BOUND_EXACT || e.key16 != key16 || depth + TT_DEPTH_OFFSET + 3 > e.depth || replace_age(tt, &e) != 0) {
+    if (bound == BOUND_EXACT || e.key16 != key16 || depth + TT_DEPTH_OFFSET + 3 > e.depth || age_of(tt, &e) != 0) {
         e.key16 = key16;
         e.score = (int16_t)score;
         e.eval = (int16_t)eval;

@@ -95,6 +95,45 @@ static void test_alloc_large(void **state)
     platform_free_large(NULL, 4096); // as free(NULL): nothing
 }
 
+// Replacement by depth and age: a new key takes the slot of the entry worth least, the
+// shallow and old one, not one of this search's deeper entries; and a shallower result of
+// this search for a key does not overwrite the deeper one it has (an exact one does).
+static void test_tt_replacement(void **state)
+{
+    (void)state;
+    TT tt = {0};
+    assert_true(tt_resize(&tt, 1));
+    TTEntry e;
+    TTSlot slot;
+    Key old = key_in_bucket(&tt, 7, 0), b = key_in_bucket(&tt, 7, 1), c = key_in_bucket(&tt, 7, 2);
+    Key d = key_in_bucket(&tt, 7, 3);
+    tt_new_search(&tt);
+    assert_false(tt_probe(&tt, old, &e, &slot));
+    tt_store(&tt, slot, old, 0, 0, BOUND_LOWER, 10, MOVE_NONE);
+    tt_new_search(&tt); // `old` is one search old now
+    for (int k = 0; k < 2; k++) {
+        Key key = k ? c : b;
+        assert_false(tt_probe(&tt, key, &e, &slot));
+        tt_store(&tt, slot, key, 0, 0, BOUND_LOWER, 12, MOVE_NONE);
+    }
+    assert_true(tt_probe(&tt, old, &e, &slot) && tt_probe(&tt, b, &e, &slot) && tt_probe(&tt, c, &e, &slot));
+    TTSlot old_slot;
+    assert_true(tt_probe(&tt, old, &e, &old_slot));
+    assert_false(tt_probe(&tt, d, &e, &slot));
+    assert_int_equal(slot.index, old_slot.index); // the old entry goes, not this search's
+
+    assert_true(tt_probe(&tt, b, &e, &slot));
+    tt_store(&tt, slot, b, 5, 0, BOUND_UPPER, 2, MOVE_NONE); // shallower: kept out
+    assert_true(tt_probe(&tt, b, &e, &slot));
+    assert_int_equal(tt_depth(&e), 12);
+    assert_int_equal(tt_bound(&e), BOUND_LOWER);
+    tt_store(&tt, slot, b, 5, 0, BOUND_EXACT, 2, MOVE_NONE); // exact: replaces
+    assert_true(tt_probe(&tt, b, &e, &slot));
+    assert_int_equal(tt_depth(&e), 2);
+    assert_int_equal(tt_bound(&e), BOUND_EXACT);
+    tt_free(&tt);
+}
+
 int main(void)
 {
     init_tables();
@@ -102,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_tt),
         cmocka_unit_test(test_tt_hashfull),
         cmocka_unit_test(test_alloc_large),
+        cmocka_unit_test(test_tt_replacement),
     };
     return cmocka_run_group_tests_name("tt", tests, NULL, NULL);
 }
