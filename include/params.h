@@ -11,6 +11,9 @@
 typedef struct {
     // Reverse futility pruning: at depth <= rfp_depth, eval - rfp_margin * depth >= beta cuts.
     int rfp_depth, rfp_margin;
+    // Razoring: at depth <= razor_depth, eval + razor_margin * depth below alpha asks
+    // quiescence, and a score there that stays at or below alpha is returned.
+    int razor_depth, razor_margin;
     // Null move: from nmp_depth; reduction nmp_base + depth / nmp_depth_div plus
     // (eval - beta) / nmp_eval_div, the latter at most nmp_eval_max.
     int nmp_depth, nmp_base, nmp_depth_div, nmp_eval_div, nmp_eval_max;
@@ -44,7 +47,8 @@ typedef struct {
 // kept by its SPRT, the others set by hand and by earlier SPRTs (docs/STRENGTH.md).
 #define SEARCH_PARAMS_DEFAULT                                                                                     \
     {                                                                                                             \
-        .rfp_depth = 8, .rfp_margin = 79, .nmp_depth = 3, .nmp_base = 3, .nmp_depth_div = 4, .nmp_eval_div = 195, \
+        .rfp_depth = 8, .rfp_margin = 79, .razor_depth = 3, .razor_margin = 250,                                  \
+        .nmp_depth = 3, .nmp_base = 3, .nmp_depth_div = 4, .nmp_eval_div = 195,                                   \
         .nmp_eval_max = 3, .iir_depth = 4, .lmp_depth = 8, .lmp_base = 3, .lmp_div = 2, .fp_depth = 6,            \
         .fp_base = 88, .fp_margin = 108, .see_depth = 6, .see_quiet = 51, .see_noisy = 21, .se_depth = 8,         \
         .se_tt_depth = 3, .se_margin = 8, .lmr_depth = 3, .lmr_base = 70, .lmr_div = 237, .lmr_history = 12590,   \

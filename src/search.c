@@ -430,6 +430,16 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         if (depth <= p->rfp_depth && eval - p->rfp_margin * (depth - improving) >= beta && eval < SCORE_TB_WIN_IN_MAX)
             return eval;
 
+        // Step 5b. Razoring: far below alpha at low depth, only a capture can help, and
+        // quiescence says whether one does.
+        if (depth <= p->razor_depth && eval + p->razor_margin * depth < alpha) {
+            Score s = qsearch(t, ss, alpha, alpha + 1);
+            if (t->aborted)
+                return 0;
+            if (s <= alpha)
+                return s;
+        }
+
         // Step 6. Null move: if passing still beats beta, a real move will too. Not in
         // pawn endings, where zugzwang makes passing the best "move".
         if (depth >= p->nmp_depth && eval >= beta && pos_has_non_pawn(pos, pos->side) && (ss - 1)->move != MOVE_NULL) {
