@@ -30,6 +30,16 @@ if command -v wine >/dev/null && ls "$dist"/*windows*.zip >/dev/null 2>&1; then
     timeout 60 wineserver -w
 fi
 
+# One UCI session with the engine $bin under ${runner[@]}: its output in $session, wine's
+# or qemu's stderr in $work/session.err.
+uci_session() {
+    session=$({
+        printf 'uci\r\nisready\r\nposition startpos moves e2e4\r\ngo depth 6\r\n'
+        sleep 5
+        printf 'quit\r\n'
+    } | timeout 60 "${runner[@]}" "$bin" 2>"$work/session.err" | tr -d '\r')
+}
+
 host=$(uname -m)
 cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
 # The CPU flags (as /proc/cpuinfo names them) each x86-64 level needs beyond the last.
@@ -119,11 +129,16 @@ for archive in "$dist"/*.tar.gz "$dist"/*.zip; do
     nps=$(echo "$last" | awk '{ print $3 }')
     [ "$nodes" = "$want" ] || problems+=" bench $nodes, not $want;"
     [[ $how == qemu* ]] && nps="(emulated)"
-    session=$({
-        printf 'uci\r\nisready\r\nposition startpos moves e2e4\r\ngo depth 6\r\n'
-        sleep 5
-        printf 'quit\r\n'
-    } | timeout 60 "${runner[@]}" "$bin" 2>/dev/null | tr -d '\r')
+    uci_session
+    # wine has failed to start a process on a fresh machine, printing nothing at all (seen
+    # in CI, as in tests/windows_test.sh): say what wine printed, wait until its server has
+    # ended, and try once more. An engine that answers nothing twice still fails below.
+    if [ -z "$session" ] && [ "$how" = wine ]; then
+        echo "no output from $file under wine; wine said:"
+        tail -n 20 "$work/session.err"
+        timeout 60 wineserver -w
+        uci_session
+    fi
     grep -q "^id name Outpost $version$" <<<"$session" || problems+=" no id name;"
     grep -qE '^bestmove [a-h][1-8][a-h][1-8][qrbn]?( ponder [a-h][1-8][a-h][1-8][qrbn]?)?$' <<<"$session" \
         || problems+=" no bestmove to 'go depth 6';"
