@@ -28,6 +28,10 @@ want=$("$ref" bench | tail -n 1 | cut -d' ' -f1)
 if command -v wine >/dev/null && ls "$dist"/*windows*.zip >/dev/null 2>&1; then
     timeout -k 5 300 wine wineboot -i >"$work/wineboot.log" 2>&1
     timeout 60 wineserver -w
+    # Keep one wineserver up until the end: a wine started while the last engine's server
+    # shuts down fails with 'recvmsg: Connection reset by peer' and prints nothing.
+    wineserver -p
+    trap 'wineserver -k 2>/dev/null' EXIT
 fi
 
 # One UCI session with the engine $bin under ${runner[@]}: its output in $session, wine's
