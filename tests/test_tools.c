@@ -178,7 +178,7 @@ static void test_datagen_network_name(void **state)
         assert_non_null(f);
         size_t size = fread(bytes, 1, sizeof bytes, f);
         fclose(f);
-        NnueHeader header;
+        NnueHeader header = {0};
         assert_true(nnue_header_read(bytes, size, &header));
         uint32_t checksum = header.checksum;
         assert_int_equal(sh("rm -rf %s-c && %s/datagen %s-c -g 1 -n 300 -s 9 -e %s 2>/dev/null", data_dir,
