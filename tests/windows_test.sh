@@ -59,7 +59,6 @@ session
 if [ -z "$out" ]; then
     echo "no output from the engine under wine (exit status $status); wine said:"
     tail -n 20 "$log"
-    timeout 60 wineserver -w
     session
 fi
 grep -q '^uciok$' <<<"$out"
