@@ -23,15 +23,10 @@ fail=0
 want=$("$ref" bench | tail -n 1 | cut -d' ' -f1)
 [ -n "$want" ] || { echo "FAILED: no bench from $ref"; exit 1; }
 
-# A fresh wine prefix is made on wine's first run; make it first and wait until wine's own
-# processes end, so that the engines' runs below never race a first-run wineboot.
+# The wine prefix and one wineserver, before the first Windows engine runs.
 if command -v wine >/dev/null && ls "$dist"/*windows*.zip >/dev/null 2>&1; then
-    timeout -k 5 300 wine wineboot -i >"$work/wineboot.log" 2>&1
-    timeout 60 wineserver -w
-    # Keep one wineserver up until the end: a wine started while the last engine's server
-    # shuts down fails with 'recvmsg: Connection reset by peer' and prints nothing.
-    wineserver -p
-    trap 'wineserver -k 2>/dev/null' EXIT
+    source tests/wine.sh
+    wine_start "$work/wineboot.log"
 fi
 
 # One UCI session with the engine $bin under ${runner[@]}: its output in $session, wine's

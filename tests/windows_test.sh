@@ -13,14 +13,8 @@ command -v wine >/dev/null || { echo "wine not found: sudo apt-get install wine6
 export WINEDEBUG=-all WINEPREFIX=${WINEPREFIX:-$PWD/build/wineprefix}
 mkdir -p build
 log=build/windows_test.wine.log
-# Create or update the prefix first and wait until every process it started has ended,
-# so the engine's own runs never race a first-run wineboot.
-timeout -k 5 300 wine wineboot -i >"$log" 2>&1
-timeout 60 wineserver -w
-# Keep one wineserver up until the end: a wine started while the last engine's server
-# shuts down fails with 'recvmsg: Connection reset by peer' and prints nothing.
-wineserver -p
-trap 'wineserver -k 2>/dev/null' EXIT
+source tests/wine.sh
+wine_start "$log"
 fail=0
 check() { # what, then the command's status
     if [ "$2" -eq 0 ]; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi
