@@ -512,8 +512,14 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
 
         // Late-move reductions apply to late quiet moves other than refutations; only they
         // read the history, which must be taken before the move is made.
-        bool reduce = depth >= p->lmr_depth && move_count > 1 + pv_node && quiet && !mp_last_is_refutation(&mp);
-        int hist = !reduce ? 0 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
+        // Losing captures (the picker's last stage) are reduced too, by half the table,
+        // less for a good capture history.
+        bool bad_noisy = !quiet && mp.last_stage == MP_BAD_NOISY;
+        bool reduce = depth >= p->lmr_depth && move_count > 1 + pv_node && (quiet || bad_noisy)
+                   && !mp_last_is_refutation(&mp);
+        int hist = !reduce ? 0
+                 : bad_noisy ? hist_capture_value(&t->hist, pos, m)
+                 : mp.last_stage == MP_QUIET ? mp.last_score : hist_quiet(&t->hist, pos, &rows, m);
         search_make(t, ss, m);
         bool gives_check = pos_in_check(pos);
         // Step 11. Check extension (capped by may_extend, above).
@@ -524,10 +530,12 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
         // Step 12. Late-move reductions, then principal-variation search.
         if (reduce) {
             int r = t->reductions[depth < 64 ? depth : 63][move_count < 64 ? move_count : 63];
+            if (bad_noisy)
+                r /= 2;
             r += !pv_node + cut_node + !improving;
             // By its history. Killers and the counter move are not reduced: reducing them
             // one ply less showed no gain in two SPRTs (docs/STRENGTH.md, issue 31).
-            r -= hist / p->lmr_history;
+            r -= hist / (bad_noisy ? HISTORY_MAX / 2 : p->lmr_history);
             r -= gives_check;
             int reduced = new_depth - (r > 0 ? r : 0);
             if (reduced < 1)
