@@ -510,11 +510,10 @@ static Score negamax(SearchThread *t, SearchStack *ss, Score alpha, Score beta, 
                 return cut;
         }
 
-        // Late-move reductions apply to late quiet moves other than refutations; only they
-        // read the history, which must be taken before the move is made.
-        // Losing captures (the picker's last stage) are reduced too, by half the table,
-        // less for a good capture history.
-        bool bad_noisy = !quiet && mp.last_stage == MP_BAD_NOISY;
+        // Late-move reductions apply to late quiet moves other than refutations, and to
+        // the losing noisy moves of the picker's last stage (by half the table, less for a
+        // good capture history); only they read a history, taken before the move is made.
+        bool bad_noisy = mp.last_stage == MP_BAD_NOISY;
         bool reduce = depth >= p->lmr_depth && move_count > 1 + pv_node && (quiet || bad_noisy)
                    && !mp_last_is_refutation(&mp);
         int hist = !reduce ? 0
